@@ -1,0 +1,237 @@
+package fs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"regexp"
+	"strings"
+)
+
+// ManifestName is the name of the manifest file at the root of an output
+// tree. No asset may have this path.
+const ManifestName = "bakefs-manifest.json"
+
+// ManifestVersion is the version of the manifest format that this package
+// reads and writes. A manifest with another version is refused.
+const ManifestVersion = 1
+
+// ErrManifest reports a manifest that is malformed or breaks one of the
+// rules documented on Manifest.
+var ErrManifest = errors.New("bakefs: invalid manifest")
+
+// A Manifest lists every logical file of an output tree. It is the contract
+// between the transform pipeline, which writes it, and the embed generator and
+// runtime, which read it.
+//
+// The JSON form (version 1) is:
+//
+//	{
+//	  "version": 1,
+//	  "files": [
+//	    {
+//	      "path": "js/app.js",
+//	      "source": "js/app.ts",
+//	      "size": 1234,
+//	      "type": "text/javascript; charset=utf-8",
+//	      "sha256": "<64 lowercase hex digits>",
+//	      "hashed": "js/app.3f2a1b9c0d.js",
+//	      "integrity": "sha384-<standard base64>",
+//	      "encodings": [
+//	        {"name": "br", "path": "js/app.js.br", "size": 301, "sha256": "…"},
+//	        {"name": "gzip", "path": "js/app.js.gz", "size": 356, "sha256": "…"}
+//	      ]
+//	    }
+//	  ]
+//	}
+//
+// Rules: files are sorted by path and paths are unique and valid
+// (io/fs.ValidPath); every path, hashed name and encoding path names a
+// distinct file of the tree (hashed names are aliases resolved through the
+// manifest and have no bytes of their own); encodings are sorted by name and
+// each name appears once; size and sha256 describe the exact bytes of the
+// file or variant. Width and height are set for images. The encoding is
+// canonical: Marshal of a parsed manifest gives back the same bytes.
+type Manifest struct {
+	Version int     `json:"version"`
+	Files   []Entry `json:"files"`
+}
+
+// An Entry describes one logical file.
+type Entry struct {
+	// Path is the logical, slash-separated path, valid for io/fs.
+	Path string `json:"path"`
+	// Source is the path of the source file this entry was made from, when
+	// it differs from Path (a.ts for a.js, hero.jpg for hero-800w.jpg).
+	Source string `json:"source,omitempty"`
+	// Size is the length of the identity bytes.
+	Size int64 `json:"size"`
+	// Type is the media type sent as Content-Type.
+	Type string `json:"type"`
+	// SHA256 is the lowercase hex SHA-256 of the identity bytes.
+	SHA256 string `json:"sha256"`
+	// Hashed is the fingerprinted name (see HashedName), or empty when the
+	// file is not fingerprinted.
+	Hashed string `json:"hashed,omitempty"`
+	// Integrity is the Subresource Integrity value, "sha384-" and the
+	// standard base64 of the SHA-384 of the identity bytes.
+	Integrity string `json:"integrity"`
+	// Width and Height are the pixel size of an image, zero otherwise.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+	// Encodings are the precompressed variants, sorted by name.
+	Encodings []Encoding `json:"encodings,omitempty"`
+}
+
+// An Encoding is one precompressed variant of an entry.
+type Encoding struct {
+	// Name is the Content-Encoding token: "br", "gzip" or "zstd".
+	Name string `json:"name"`
+	// Path is where the variant's bytes are in the tree, usually the
+	// entry's path plus ".br", ".gz" or ".zst".
+	Path string `json:"path"`
+	// Size is the length of the encoded bytes.
+	Size int64 `json:"size"`
+	// SHA256 is the lowercase hex SHA-256 of the encoded bytes.
+	SHA256 string `json:"sha256"`
+}
+
+// Encodings known to the manifest, with the file suffix of their variant.
+var encodingSuffix = map[string]string{"br": ".br", "gzip": ".gz", "zstd": ".zst"}
+
+// EncodingSuffix returns the file suffix of a variant in the given
+// Content-Encoding (".br", ".gz", ".zst") and whether the encoding is known.
+func EncodingSuffix(name string) (string, bool) {
+	s, ok := encodingSuffix[name]
+	return s, ok
+}
+
+var (
+	hexSHA256    = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	sriSHA384    = regexp.MustCompile(`^sha384-[A-Za-z0-9+/]{64}$`)
+	errNoVersion = fmt.Errorf("%w: version must be %d", ErrManifest, ManifestVersion)
+)
+
+// ParseManifest decodes and validates a manifest. Errors wrap ErrManifest
+// and name the offending entry.
+func ParseManifest(data []byte) (*Manifest, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrManifest, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Validate checks the rules documented on Manifest. Errors wrap ErrManifest.
+func (m *Manifest) Validate() error {
+	if m.Version != ManifestVersion {
+		return errNoVersion
+	}
+	names := make(map[string]string) // tree name -> entry path that owns it
+	claim := func(owner, name, what string) error {
+		if !iofs.ValidPath(name) || name == "." {
+			return fmt.Errorf("%w: %s: invalid %s %q", ErrManifest, owner, what, name)
+		}
+		if name == ManifestName {
+			return fmt.Errorf("%w: %s: %s %q is reserved", ErrManifest, owner, what, name)
+		}
+		if prev, ok := names[name]; ok {
+			return fmt.Errorf("%w: %s: %s %q is also used by %s", ErrManifest, owner, what, name, prev)
+		}
+		names[name] = owner
+		return nil
+	}
+	for i, e := range m.Files {
+		if i > 0 && m.Files[i-1].Path >= e.Path {
+			return fmt.Errorf("%w: %s: files not sorted by path or duplicated", ErrManifest, e.Path)
+		}
+		if err := claim(e.Path, e.Path, "path"); err != nil {
+			return err
+		}
+		if e.Hashed != "" {
+			if err := claim(e.Path, e.Hashed, "hashed name"); err != nil {
+				return err
+			}
+		}
+		if e.Size < 0 || !hexSHA256.MatchString(e.SHA256) || !sriSHA384.MatchString(e.Integrity) || e.Type == "" {
+			return fmt.Errorf("%w: %s: bad size, type, sha256 or integrity", ErrManifest, e.Path)
+		}
+		for j, enc := range e.Encodings {
+			if _, ok := encodingSuffix[enc.Name]; !ok {
+				return fmt.Errorf("%w: %s: unknown encoding %q", ErrManifest, e.Path, enc.Name)
+			}
+			if j > 0 && e.Encodings[j-1].Name >= enc.Name {
+				return fmt.Errorf("%w: %s: encodings not sorted by name or duplicated", ErrManifest, e.Path)
+			}
+			if err := claim(e.Path, enc.Path, "encoding path"); err != nil {
+				return err
+			}
+			if enc.Size < 0 || !hexSHA256.MatchString(enc.SHA256) {
+				return fmt.Errorf("%w: %s: bad size or sha256 of encoding %s", ErrManifest, e.Path, enc.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// Marshal returns the canonical JSON form of a valid manifest: two-space
+// indentation, fields in declaration order, a final newline.
+func (m *Manifest) Marshal() ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Lookup returns the entry with the given logical path, using binary search
+// over the sorted files.
+func (m *Manifest) Lookup(name string) (*Entry, bool) {
+	lo, hi := 0, len(m.Files)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if m.Files[mid].Path < name {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(m.Files) && m.Files[lo].Path == name {
+		return &m.Files[lo], true
+	}
+	return nil, false
+}
+
+// HashedName returns the fingerprinted form of name for a file whose SHA-256
+// is sum (lowercase hex): the first HashLen hex digits are inserted before
+// the last extension, "js/app.js" becoming "js/app.3f2a1b9c0d.js". A name
+// without extension gets the digits appended after a dot. A name whose base
+// starts with a dot (".env") keeps that dot as part of the stem.
+func HashedName(name, sum string) string {
+	dir, base := "", name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		dir, base = name[:i+1], name[i+1:]
+	}
+	h := sum[:HashLen]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		return dir + base[:i] + "." + h + base[i:]
+	}
+	return dir + base + "." + h
+}
+
+// HashLen is the number of hex digits of the SHA-256 in a hashed name: 10
+// digits, 40 bits, enough that two versions of one file do not collide.
+const HashLen = 10

@@ -1,0 +1,64 @@
+package transform
+
+// An Asset is one file moving through a chain. Steps take assets and return
+// assets: they may change the bytes, rename (a.ts to a.js), add (a source
+// map, srcset widths) or drop.
+type Asset struct {
+	// Path is the logical output path, slash-separated and valid for io/fs.
+	Path string
+	// Source is the logical path of the source file the asset came from.
+	// Errors name it; the manifest records it when it differs from Path.
+	Source string
+	// Data is the identity content. Steps must not modify a Data slice they
+	// did not allocate: make a new one.
+	Data []byte
+	// Type is the media type; empty means MediaType(Path).
+	Type string
+	// Width and Height are the pixel size of an image, set by image steps.
+	Width, Height int
+	// Encodings are precompressed variants, set by compression steps and
+	// kept sorted by name.
+	Encodings []Encoding
+	// Hashed marks the asset for a fingerprinted name in the manifest.
+	Hashed bool
+}
+
+// An Encoding is one precompressed variant of an asset.
+type Encoding struct {
+	// Name is the Content-Encoding token ("br", "gzip", "zstd").
+	Name string
+	// Data is the encoded bytes.
+	Data []byte
+}
+
+// SetEncoding adds or replaces the variant named enc.Name, keeping the list
+// sorted by name.
+func (a *Asset) SetEncoding(enc Encoding) {
+	for i := range a.Encodings {
+		switch {
+		case a.Encodings[i].Name == enc.Name:
+			a.Encodings[i] = enc
+			return
+		case a.Encodings[i].Name > enc.Name:
+			a.Encodings = append(a.Encodings[:i], append([]Encoding{enc}, a.Encodings[i:]...)...)
+			return
+		}
+	}
+	a.Encodings = append(a.Encodings, enc)
+}
+
+// MediaTypeOf returns a.Type, or MediaType(a.Path) when a.Type is empty.
+func (a *Asset) MediaTypeOf() string {
+	if a.Type != "" {
+		return a.Type
+	}
+	return MediaType(a.Path)
+}
+
+// Clone returns a copy of a whose slices can be changed without changing a.
+// The byte slices themselves are shared, as steps never modify them.
+func (a *Asset) Clone() *Asset {
+	c := *a
+	c.Encodings = append([]Encoding(nil), a.Encodings...)
+	return &c
+}

@@ -1,0 +1,97 @@
+package transform
+
+import (
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"strings"
+
+	bfs "github.com/bakefs/bakefs/fs"
+)
+
+// A Chain is an ordered list of steps run one after the other on the assets
+// of one source file.
+type Chain []*BoundStep
+
+// ParseChain builds a chain from step texts. Errors name the position of the
+// bad step in the list (1-based) as "step 2: …". Finishing steps (gzip, br,
+// zstd, hash) must come after every content step.
+func ParseChain(texts []string) (Chain, error) {
+	chain := make(Chain, 0, len(texts))
+	finishing := ""
+	for i, text := range texts {
+		s, err := NewStep(text)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		if s.Kind == Finishing && finishing == "" {
+			finishing = s.Name
+		}
+		if s.Kind == Content && finishing != "" {
+			return nil, fmt.Errorf("step %d: %w: %s changes the bytes, so it must come before %s", i+1, ErrBadOption, s.Name, finishing)
+		}
+		chain = append(chain, s)
+	}
+	return chain, nil
+}
+
+// Key returns the part of a cache key that identifies the chain: each
+// step's name, version and canonical options.
+func (c Chain) Key() string {
+	var b strings.Builder
+	for _, s := range c {
+		fmt.Fprintf(&b, "%s@%s %s\n", s.Name, s.Version, s.Canonical)
+	}
+	return b.String()
+}
+
+// String returns the chain in the step language, steps joined by " | ".
+func (c Chain) String() string {
+	names := make([]string, len(c))
+	for i, s := range c {
+		names[i] = s.Canonical
+	}
+	return strings.Join(names, " | ")
+}
+
+// Run runs the steps in order. Errors that are not already a SourceError
+// are wrapped as "source: step: error". Every asset a step returns must
+// have a valid, unreserved path.
+func (c Chain) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
+	assets := in
+	for _, s := range c {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out, err := s.Step.Run(ctx, assets)
+		if err != nil {
+			return nil, wrapStepError(assets, s.Name, err)
+		}
+		for _, a := range out {
+			if !iofs.ValidPath(a.Path) || a.Path == "." || a.Path == bfs.ManifestName {
+				return nil, fmt.Errorf("%s: %s: produced invalid output path %q", sourceOf(assets), s.Name, a.Path)
+			}
+		}
+		assets = out
+	}
+	return assets, nil
+}
+
+func wrapStepError(in []*Asset, step string, err error) error {
+	var se *SourceError
+	var ses SourceErrors
+	if errors.As(err, &se) || errors.As(err, &ses) {
+		return err
+	}
+	return fmt.Errorf("%s: %s: %w", sourceOf(in), step, err)
+}
+
+func sourceOf(in []*Asset) string {
+	if len(in) == 0 {
+		return "(no input)"
+	}
+	if in[0].Source != "" {
+		return in[0].Source
+	}
+	return in[0].Path
+}
