@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 )
 
@@ -59,8 +60,9 @@ type Context struct {
 	Root string
 	// Profile selects compression levels and similar trade-offs.
 	Profile Profile
-	// Resolve maps a logical source path to the file on disk. Nil means
-	// filepath.Join(Root, path).
+	// Resolve maps a logical source path to the file on disk; File uses
+	// it. Nil means filepath.Join(Root, path). The pipeline sets it so that
+	// a job's own input resolves to its real file wherever that is.
 	Resolve func(logical string) string
 
 	deps map[string]bool
@@ -72,6 +74,15 @@ func NewContext(ctx context.Context, root string, profile Profile) *Context {
 		profile = Release
 	}
 	return &Context{Context: ctx, Root: root, Profile: profile}
+}
+
+// File returns the path on disk of a logical source path: Resolve(logical)
+// when Resolve is set, else logical under Root.
+func (c *Context) File(logical string) string {
+	if c.Resolve != nil {
+		return c.Resolve(logical)
+	}
+	return filepath.Join(c.Root, filepath.FromSlash(logical))
 }
 
 // Depend records that the output depends on a file on disk (an absolute

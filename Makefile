@@ -1,0 +1,61 @@
+# bakefs — make targets. `make assets` builds the bundled example's assets,
+# `make test` runs every test (it installs what it needs on a fresh machine).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := assets
+
+export GOTOOLCHAIN := local
+export GOFLAGS := -buildvcs=false
+
+GO      ?= go
+BIN     := bin
+BAKEFS  := $(BIN)/bakefs
+EXAMPLE := examples/webapp/bakefs.toml
+
+# Every Go source of the CLI and the packages it links.
+CLI_SOURCES := go.mod go.sum $(shell find cmd transform project embedgen fs -name '*.go' -not -name '*_test.go' 2>/dev/null)
+
+.PHONY: assets build test test-go test-bazel test-browser vet bench clean dev
+
+## build: compile the bakefs CLI into bin/bakefs
+build: $(BAKEFS)
+
+$(BAKEFS): $(CLI_SOURCES)
+	@mkdir -p $(BIN)
+	$(GO) build -trimpath -o $@ ./cmd/bakefs
+
+## assets: run the bundled example's project file (output tree + manifest + Go package)
+assets: $(BAKEFS)
+	$(BAKEFS) build -f $(EXAMPLE)
+
+## vet: gofmt and go vet
+vet: assets
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+## test: every test: Go (unit, golden, e2e), browser and Bazel
+test: vet test-go test-browser test-bazel
+
+test-go: assets
+	$(GO) test -count=1 ./...
+
+test-browser: assets
+	bash tools/chromium-setup.sh
+	$(GO) test -count=1 ./tests/browser/...
+
+test-bazel:
+	bash tools/bazel-test.sh
+
+## bench: side-by-side benchmarks against peers (see bench/README.md)
+bench: $(BAKEFS)
+	bash bench/run.sh
+
+## dev: the example in dev mode, rebuilding and reloading on change
+dev: $(BAKEFS)
+	$(BAKEFS) dev -f $(EXAMPLE)
+
+clean:
+	rm -rf $(BIN) .bakefs-cache examples/webapp/.bakefs-cache examples/webapp/build

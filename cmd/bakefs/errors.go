@@ -1,0 +1,38 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// errUsage marks misuse: exit status 2.
+var errUsage = errors.New("usage")
+
+// usageError returns an error that exits with status 2.
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// exitStatus prints err, one line per error, and maps it to an exit status:
+// 0 for nil, 2 for misuse, 1 for every other failure.
+func exitStatus(env *environment, err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(env.stderr, "bakefs: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		return 2
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if strings.Contains(line, ": error: ") {
+			fmt.Fprintln(env.stderr, line) // file:line:col: error: … stands alone, as compilers print it
+		} else {
+			fmt.Fprintf(env.stderr, "bakefs: %s\n", line)
+		}
+	}
+	return 1
+}

@@ -1,0 +1,106 @@
+// Bakefs runs the asset transformations that go build refuses to run, and
+// writes the exact bytes for //go:embed together with a Go package that
+// serves them.
+//
+// Usage:
+//
+//	bakefs build [-f bakefs.toml]          run a project file, then write its Go package
+//	bakefs transform --out DIR [flags]     run steps over files into an output tree + manifest
+//	bakefs embed --tree DIR --out PKGDIR   write a Go package that embeds an output tree
+//	bakefs steps [NAME]                    list the steps and their options
+//	bakefs help COMMAND                    show a command's flags and examples
+//
+// A step is written in one small language everywhere (command line, project
+// file, Bazel attributes): a name, then options after a colon,
+//
+//	minify
+//	resize:width=800,fit=cover
+//	bundle:format=esm,external=react+react-dom,define=DEBUG:false
+//
+// Steps chain in order; compression (gzip, br, zstd) and hash come last.
+//
+// Examples:
+//
+//	bakefs build                                   # ./bakefs.toml
+//	bakefs transform --out build/js --file app.js=web/app.ts --step bundle --step minify --compress br,gzip --hash
+//	bakefs embed --tree build/js --out internal/assets --package assets
+//
+// Exit status: 0 on success, 1 when a build fails (the previous output is
+// left intact), 2 on misuse (bad flags, unknown command, bad step syntax).
+package main
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+)
+
+// A command is one subcommand: its name, a one-line summary, and the
+// function that runs it.
+type command struct {
+	name    string
+	summary string
+	run     func(env *environment, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"build", "run a project file and write its output tree and Go package", runBuild},
+		{"transform", "run steps over files into an output tree + manifest", runTransform},
+		{"embed", "write a Go package that embeds an output tree", runEmbed},
+		{"steps", "list the steps and their options", runSteps},
+	}
+}
+
+// environment is what a command may touch: its streams and whether stderr
+// is a terminal that can show progress.
+type environment struct {
+	stdout, stderr io.Writer
+	interactive    bool
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("bakefs: ")
+	env := &environment{stdout: os.Stdout, stderr: os.Stderr, interactive: isTerminal(os.Stderr) && os.Getenv("CI") == ""}
+	os.Exit(run(env, os.Args[1:]))
+}
+
+// run executes a command line and returns the exit status.
+func run(env *environment, args []string) int {
+	if len(args) == 0 {
+		usage(env.stderr)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) > 1 {
+			name, args = args[1], []string{args[1], "--help"}
+		} else {
+			usage(env.stdout)
+			return 0
+		}
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return exitStatus(env, c.run(env, args[1:]))
+		}
+	}
+	fmt.Fprintf(env.stderr, "bakefs: unknown command %q\n\n", name)
+	usage(env.stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "bakefs runs asset transforms for //go:embed and writes a Go package that serves them.\n\nUsage:\n\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "\tbakefs %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'bakefs help COMMAND' for a command's flags and examples.\n")
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

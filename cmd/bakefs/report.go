@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/bakefs/bakefs/transform"
+)
+
+// runPipeline runs jobs and writes the output tree, with progress on a
+// terminal and a one-line summary in every case. Interrupting it (Ctrl-C)
+// cancels the steps and leaves the previous tree intact.
+func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if env.interactive {
+		p.Progress = progressPrinter(env)
+	}
+	res, err := p.Run(ctx, jobs)
+	if env.interactive {
+		fmt.Fprint(env.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return nil, err
+	}
+	changed, err := res.WriteTree(out)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", out, err)
+	}
+	s := res.Stats
+	verb := "wrote"
+	if !changed {
+		verb = "unchanged"
+	}
+	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached, %s %s in %s\n",
+		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, out, s.Elapsed.Round(time.Millisecond))
+	return res, nil
+}
+
+// progressPrinter redraws one status line at most ten times a second.
+func progressPrinter(env *environment) func(transform.Progress) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(p transform.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.Done < p.Total && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(env.stderr, "\r\033[K[%d/%d] %s", p.Done, p.Total, p.Path)
+	}
+}
+
+// byteSize formats a byte count in B, kB or MB (powers of 1000).
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+}

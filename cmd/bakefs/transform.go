@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	bfs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/transform"
+)
+
+const transformManual = `
+Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [inputs]
+
+Transform runs one chain of steps over every input and writes an output tree:
+the exact bytes, their .br/.gz/.zst variants, and bakefs-manifest.json. It is
+the command for Make rules and Bazel actions; bakefs build runs a whole
+project file instead.
+
+Inputs, any mix of:
+  FILE                  a file inside --root; its logical path is its path relative to --root
+  --file LOGICAL=PATH   one file with an explicit logical path
+  --tree DIR            every logical file of an earlier output tree (chaining)
+
+Files that a bundle imports need only be on disk; they are not inputs.
+
+Examples:
+  bakefs transform --root web --out build/js --step bundle:format=esm --step minify --compress br,gzip --hash web/js/app.ts
+  bakefs transform --out build/img --file img/hero.jpg=photos/hero.jpg --step resize:width=1600 --hash
+  bakefs transform --out build/final --tree build/js --step gzip
+`
+
+// runTransform implements bakefs transform.
+func runTransform(env *environment, args []string) error {
+	fs := newFlagSet(env, "transform", transformManual)
+	var steps, files, trees listFlag
+	out := fs.String("out", "", "output tree `dir` (required)")
+	root := fs.String("root", ".", "source root `dir` for FILE arguments and imports")
+	compress := fs.String("compress", "", "add precompressed variants: comma-separated `list` of br, gzip, zstd")
+	hash := fs.Bool("hash", false, "fingerprint every output (hashed names, for immutable caching)")
+	profile := fs.String("profile", "release", "release or dev (faster compression)")
+	cache := fs.String("cache", ".bakefs-cache", "cache `dir`")
+	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache (for Bazel actions)")
+	fs.Var(&steps, "step", "a `step` of the chain, in order (repeatable; see bakefs steps)")
+	fs.Var(&files, "file", "an input as `LOGICAL=PATH` (repeatable)")
+	fs.Var(&trees, "tree", "every file of an earlier output tree `dir` (repeatable)")
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError("transform: --out is required")
+	}
+	chainText := append([]string(nil), steps...)
+	extra, err := commaList(*compress)
+	if err != nil {
+		return usageError("transform: --compress: %v", err)
+	}
+	chainText = append(chainText, extra...)
+	if *hash {
+		chainText = append(chainText, "hash")
+	}
+	chain, err := transform.ParseChain(chainText)
+	if err != nil {
+		return usageError("transform: %v", err)
+	}
+	prof, err := parseProfile(*profile)
+	if err != nil {
+		return err
+	}
+	jobs, err := transformJobs(*root, fs.Args(), files, trees, chain)
+	if err != nil {
+		return err
+	}
+	if len(jobs) == 0 {
+		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
+	}
+	p := &transform.Pipeline{Root: *root, Profile: prof}
+	if !*noCache {
+		p.Cache = &transform.Cache{Dir: *cache}
+	}
+	_, err = runPipeline(env, p, jobs, *out)
+	return err
+}
+
+func parseProfile(s string) (transform.Profile, error) {
+	switch p := transform.Profile(s); p {
+	case transform.Release, transform.Dev:
+		return p, nil
+	}
+	return "", usageError("--profile %q is not release or dev", s)
+}
+
+// transformJobs gathers the inputs of bakefs transform. Logical paths must
+// be valid for io/fs and unique.
+func transformJobs(root string, args, files, trees []string, chain transform.Chain) ([]*transform.Job, error) {
+	var jobs []*transform.Job
+	seen := make(map[string]string)
+	add := func(j *transform.Job, from string) error {
+		if !fs.ValidPath(j.Path) || j.Path == "." {
+			return usageError("%s: logical path %q is not valid (relative, slash-separated, no . or .. elements)", from, j.Path)
+		}
+		if prev, ok := seen[j.Path]; ok {
+			return usageError("%s: logical path %q is also given by %s", from, j.Path, prev)
+		}
+		seen[j.Path] = from
+		j.Chain = chain
+		jobs = append(jobs, j)
+		return nil
+	}
+	for _, a := range args {
+		rel, err := relUnder(root, a)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(&transform.Job{Path: filepath.ToSlash(rel), File: a}, a); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range files {
+		logical, file, ok := strings.Cut(f, "=")
+		if !ok || file == "" {
+			return nil, usageError("--file %q: want LOGICAL=PATH", f)
+		}
+		if err := add(&transform.Job{Path: logical, File: file}, "--file "+f); err != nil {
+			return nil, err
+		}
+	}
+	for _, dir := range trees {
+		raw, err := os.ReadFile(filepath.Join(dir, bfs.ManifestName))
+		if err != nil {
+			return nil, fmt.Errorf("--tree %s: %w", dir, err)
+		}
+		m, err := bfs.ParseManifest(raw)
+		if err != nil {
+			return nil, fmt.Errorf("--tree %s: %w", dir, err)
+		}
+		for _, e := range m.Files {
+			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height}
+			if err := add(j, "--tree "+dir); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// relUnder returns file's path relative to root, refusing a file outside it.
+func relUnder(root, file string) (string, error) {
+	absRoot, err1 := filepath.Abs(root)
+	absFile, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return "", usageError("%s: cannot resolve against --root %s", file, root)
+	}
+	rel, err := filepath.Rel(absRoot, absFile)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", usageError("%s: not inside --root %s", file, root)
+	}
+	return rel, nil
+}

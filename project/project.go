@@ -1,0 +1,342 @@
+// Package project reads a bakefs project file (bakefs.toml) and turns it
+// into transform jobs.
+//
+// A project file is TOML: it has comments, reads well as a list of rules,
+// and its parser reports the line and column of a mistake. Every path in it
+// is relative to the directory of the file.
+//
+//	src      = "web"            # source root (required)
+//	out      = "build/assets"   # output tree + manifest (required)
+//	cache    = ".bakefs-cache"  # cache directory; "" disables it (default ".bakefs-cache")
+//	profile  = "release"        # or "dev": faster compression levels
+//	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
+//	hash     = true             # fingerprint every output (hashed names)
+//
+//	[package]                   # optional: bakefs build also writes a Go package
+//	dir    = "internal/assets"
+//	name   = "assets"
+//	import = "example.com/app/internal/assets"
+//
+//	[[rule]]
+//	match = "js/app.ts"                            # one pattern or a list
+//	steps = ["bundle:format=esm", "minify"]        # the step language
+//
+//	[[rule]]
+//	match = ["**/*.css", "**/*.svg"]
+//	steps = ["minify"]
+//
+//	[[rule]]
+//	match    = "img/*.jpg"
+//	steps    = ["srcset:widths=480+960"]
+//	compress = []                                  # overrides the top level
+//
+// Each source file goes to the first rule that matches it; files that no
+// rule matches are left out. Patterns use path.Match syntax plus "**" for
+// zero or more directories. A pattern that matches no file is an error that
+// names it. A rule's chain is its steps, then its compression steps, then
+// "hash" when hashing is on.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/bakefs/bakefs/transform"
+)
+
+// DefaultFile is the project file name looked for when none is given.
+const DefaultFile = "bakefs.toml"
+
+// ErrProject reports a project file that cannot be used. The error text
+// names the file and, where known, the line.
+var ErrProject = errors.New("project: invalid project file")
+
+// A Project is a loaded project file with every path made absolute.
+type Project struct {
+	File    string // the project file
+	Src     string // source root
+	Out     string // output tree
+	Cache   string // cache directory, "" for none
+	Profile transform.Profile
+	Package *Package // nil when the project writes no Go package
+	Rules   []Rule
+	raw     []byte
+}
+
+// A Package says where bakefs build writes the generated Go package.
+type Package struct {
+	Dir, Name, ImportPath string
+}
+
+// A Rule maps patterns to a chain.
+type Rule struct {
+	Match []string
+	Steps []string // as written, compression and hash included
+	Chain transform.Chain
+	line  int
+}
+
+// fileFormat mirrors the TOML.
+type fileFormat struct {
+	Src      string       `toml:"src"`
+	Out      string       `toml:"out"`
+	Cache    *string      `toml:"cache"`
+	Profile  string       `toml:"profile"`
+	Compress []string     `toml:"compress"`
+	Hash     bool         `toml:"hash"`
+	Package  *packageTOML `toml:"package"`
+	Rules    []ruleTOML   `toml:"rule"`
+}
+
+type packageTOML struct {
+	Dir    string `toml:"dir"`
+	Name   string `toml:"name"`
+	Import string `toml:"import"`
+}
+
+type ruleTOML struct {
+	Match    any       `toml:"match"`
+	Steps    []string  `toml:"steps"`
+	Compress *[]string `toml:"compress"`
+	Hash     *bool     `toml:"hash"`
+}
+
+var compressSteps = map[string]bool{"br": true, "gzip": true, "zstd": true}
+
+// Load reads and checks a project file: unknown keys, missing fields, bad
+// steps and bad compression names are errors naming the file and line.
+func Load(file string) (*Project, error) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{File: abs, raw: raw}
+	fail := func(line int, format string, args ...any) error {
+		if line > 0 {
+			return fmt.Errorf("%w: %s:%d: %s", ErrProject, file, line, fmt.Sprintf(format, args...))
+		}
+		return fmt.Errorf("%w: %s: %s", ErrProject, file, fmt.Sprintf(format, args...))
+	}
+	var f fileFormat
+	md, err := toml.Decode(string(raw), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fail(pe.Position.Line, "%s", pe.Message)
+		}
+		return nil, fail(0, "%v", err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return nil, fail(p.lineOf(undecoded[0].String()+" ", 0), "unknown key %q", undecoded[0].String())
+	}
+	dir := filepath.Dir(abs)
+	if f.Src == "" || f.Out == "" {
+		return nil, fail(0, "src and out are required")
+	}
+	p.Src, p.Out = filepath.Join(dir, f.Src), filepath.Join(dir, f.Out)
+	p.Cache = filepath.Join(dir, ".bakefs-cache")
+	if f.Cache != nil {
+		p.Cache = ""
+		if *f.Cache != "" {
+			p.Cache = filepath.Join(dir, *f.Cache)
+		}
+	}
+	switch transform.Profile(f.Profile) {
+	case "", transform.Release:
+		p.Profile = transform.Release
+	case transform.Dev:
+		p.Profile = transform.Dev
+	default:
+		return nil, fail(p.lineOf("profile", 0), "profile %q is not release or dev", f.Profile)
+	}
+	for _, c := range f.Compress {
+		if !compressSteps[c] {
+			return nil, fail(p.lineOf("compress", 0), "compress: %q is not br, gzip or zstd", c)
+		}
+	}
+	if f.Package != nil {
+		if f.Package.Dir == "" || f.Package.Name == "" {
+			return nil, fail(p.lineOf("[package]", 0), "package: dir and name are required")
+		}
+		p.Package = &Package{Dir: filepath.Join(dir, f.Package.Dir), Name: f.Package.Name, ImportPath: f.Package.Import}
+	}
+	if len(f.Rules) == 0 {
+		return nil, fail(0, "no [[rule]]: nothing would be built")
+	}
+	ruleLine := 0
+	for i, r := range f.Rules {
+		ruleLine = p.lineOf("[[rule]]", ruleLine)
+		rule, err := p.newRule(r, f, ruleLine)
+		if err != nil {
+			return nil, fail(rule.line, "rule %d: %v", i+1, err)
+		}
+		p.Rules = append(p.Rules, rule)
+	}
+	return p, nil
+}
+
+func (p *Project) newRule(r ruleTOML, f fileFormat, line int) (Rule, error) {
+	rule := Rule{line: line}
+	switch m := r.Match.(type) {
+	case string:
+		rule.Match = []string{m}
+	case []any:
+		for _, x := range m {
+			s, ok := x.(string)
+			if !ok {
+				return rule, errors.New("match: patterns must be strings")
+			}
+			rule.Match = append(rule.Match, s)
+		}
+	case nil:
+		return rule, errors.New("match is required")
+	default:
+		return rule, errors.New("match must be a pattern or a list of patterns")
+	}
+	for _, pat := range rule.Match {
+		if !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || strings.Contains(pat, "..") {
+			rule.line = p.lineOf(pat, line)
+			return rule, fmt.Errorf("match: bad pattern %q (relative, path.Match syntax plus **)", pat)
+		}
+	}
+	compress := f.Compress
+	if r.Compress != nil {
+		compress = *r.Compress
+	}
+	hash := f.Hash
+	if r.Hash != nil {
+		hash = *r.Hash
+	}
+	rule.Steps = append(append([]string(nil), r.Steps...), compress...)
+	if hash {
+		rule.Steps = append(rule.Steps, "hash")
+	}
+	for i, s := range r.Steps {
+		if _, err := transform.ParseChain(r.Steps[i : i+1]); err != nil {
+			rule.line = p.lineOf(s, line)
+			return rule, fmt.Errorf("steps[%d]: %v", i, errors.Unwrap(err))
+		}
+	}
+	chain, err := transform.ParseChain(rule.Steps)
+	if err != nil {
+		return rule, fmt.Errorf("steps: %v", err)
+	}
+	rule.Chain = chain
+	return rule, nil
+}
+
+// lineOf returns the 1-based line of the first occurrence of text at or
+// after line from, or from itself when it does not occur.
+func (p *Project) lineOf(text string, from int) int {
+	lines := strings.Split(string(p.raw), "\n")
+	for i := max(from-1, 0); i < len(lines); i++ {
+		if strings.Contains(lines[i], text) {
+			return i + 1
+		}
+	}
+	return from
+}
+
+// Jobs walks the source root once and assigns each file to the first rule
+// that matches it. A pattern that matches nothing, a path that is not valid
+// for io/fs and a symlink that leaves the source root are errors.
+func (p *Project) Jobs() ([]*transform.Job, error) {
+	root, err := filepath.EvalSymlinks(p.Src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: source root: %w", p.File, err)
+	}
+	used := make(map[string]bool)
+	var jobs []*transform.Job
+	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p.skipDir(file) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, file)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		rule, pat := p.match(name)
+		if rule == nil {
+			return nil
+		}
+		used[pat] = true
+		if !fs.ValidPath(name) {
+			return fmt.Errorf("%s: not a valid path for io/fs", name)
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if err := checkLink(root, file, name); err != nil {
+				return err
+			}
+		}
+		jobs = append(jobs, &transform.Job{Path: name, File: file, Chain: rule.Chain})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range p.Rules {
+		for _, pat := range r.Match {
+			if !used[pat] {
+				return nil, fmt.Errorf("%s:%d: pattern %q matches no file under %s", p.File, p.lineOf(pat, r.line), pat, p.Src)
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// match returns the first rule and pattern that match name.
+func (p *Project) match(name string) (*Rule, string) {
+	for i := range p.Rules {
+		for _, pat := range p.Rules[i].Match {
+			if ok, _ := doublestar.Match(pat, name); ok {
+				return &p.Rules[i], pat
+			}
+		}
+	}
+	return nil, ""
+}
+
+// skipDir keeps the walk out of the output tree and the cache when they are
+// inside the source root.
+func (p *Project) skipDir(dir string) bool {
+	for _, d := range []string{p.Out, p.Cache} {
+		if d == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil && real == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLink refuses a symlink whose target is outside root or not a file.
+func checkLink(root, file, name string) error {
+	target, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return fmt.Errorf("%s: broken symlink: %w", name, err)
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s: symlink points outside the source root", name)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package project
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bakefs/bakefs/transform"
+)
+
+// writeProject writes a project file and source files into a temporary
+// directory and returns the project file's path.
+func writeProject(t *testing.T, toml string, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(dir, "web", filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("body of "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, DefaultFile)
+	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+const goodProject = `# a project
+src = "web"
+out = "build"
+compress = ["gzip"]
+hash = true
+
+[[rule]]
+match = "js/*.js"
+steps = ["minify"]
+
+[[rule]]
+match = ["**/*.css", "img/**"]
+steps = []
+compress = []
+`
+
+func TestJobs(t *testing.T) {
+	file := writeProject(t, goodProject, "js/app.js", "js/lib/deep.js", "css/a.css", "b.css", "img/x/y.png", "other.txt")
+	p, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := p.Jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range jobs {
+		got = append(got, j.Path+" => "+j.Chain.String())
+	}
+	want := []string{
+		"b.css => hash",
+		"css/a.css => hash",
+		"img/x/y.png => hash",
+		"js/app.js => minify | gzip | hash",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("jobs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p.Cache != filepath.Join(filepath.Dir(file), ".bakefs-cache") || p.Profile != transform.Release {
+		t.Fatalf("defaults: cache %q profile %q", p.Cache, p.Profile)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, toml, want string
+	}{
+		{"toml syntax", "src = \"web\"\nout = \n", "bakefs.toml:2: "},
+		{"unknown key", "src = \"web\"\nout = \"b\"\ncompres = [\"br\"]\n[[rule]]\nmatch=\"*\"\nsteps=[]\n", `bakefs.toml:3: unknown key "compres"`},
+		{"missing out", "src = \"web\"\n", "src and out are required"},
+		{"bad compress", "src = \"web\"\nout = \"b\"\ncompress = [\"lzma\"]\n", `bakefs.toml:3: compress: "lzma" is not br, gzip or zstd`},
+		{"bad profile", "src = \"web\"\nout = \"b\"\nprofile = \"fast\"\n", `bakefs.toml:3: profile "fast" is not release or dev`},
+		{"no rules", "src = \"web\"\nout = \"b\"\n", "no [[rule]]"},
+		{"unknown step", "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = \"*\"\nsteps = [\n  \"minify\",\n  \"minfy\",\n]\n", `bakefs.toml:8: rule 1: steps[1]: transform: unknown step "minfy"`},
+		{"step syntax", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"*\"\nsteps = [\"gzip:level\"]\n", `bakefs.toml:5: rule 1: steps[0]: step "gzip:level": column 11: expected '=' after option name "level"`},
+		{"bad pattern", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"../*\"\nsteps = []\n", `bakefs.toml:4: rule 1: match: bad pattern "../*"`},
+		{"match missing", "src = \"web\"\nout = \"b\"\n[[rule]]\nsteps = []\n", "rule 1: match is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(writeProject(t, tt.toml))
+			if !errors.Is(err, ErrProject) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestJobsErrors(t *testing.T) {
+	t.Run("pattern matches nothing", func(t *testing.T) {
+		p, err := Load(writeProject(t, goodProject, "js/app.js", "css/a.css"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Jobs()
+		if err == nil || !strings.Contains(err.Error(), `bakefs.toml:12: pattern "img/**" matches no file`) {
+			t.Fatalf("error = %v", err)
+		}
+	})
+	t.Run("symlink out of root", func(t *testing.T) {
+		file := writeProject(t, goodProject, "js/app.js", "css/a.css", "img/a.png")
+		secret := filepath.Join(t.TempDir(), "secret.js")
+		os.WriteFile(secret, []byte("x"), 0o644)
+		if err := os.Symlink(secret, filepath.Join(filepath.Dir(file), "web/js/leak.js")); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Jobs()
+		if err == nil || !strings.Contains(err.Error(), "js/leak.js: symlink points outside the source root") {
+			t.Fatalf("error = %v", err)
+		}
+	})
+	t.Run("missing source root", func(t *testing.T) {
+		p, err := Load(writeProject(t, goodProject))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Jobs(); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("error = %v", err)
+		}
+	})
+}

@@ -1,0 +1,104 @@
+package transform
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// An output is a finished asset: its bytes, or a way to fetch them from the
+// cache, and what the manifest says of them.
+type output struct {
+	Path, Source, Type string
+	Width, Height      int
+	Hashed             bool
+
+	blob      blobRef
+	data      []byte // nil until needed when the output came from the cache
+	encodings []encodedOutput
+}
+
+type encodedOutput struct {
+	name string
+	blob blobRef
+	data []byte
+}
+
+// newBlobRef describes bytes for the cache and the manifest.
+func newBlobRef(data []byte, withIntegrity bool) blobRef {
+	ref := blobRef{SHA256: SHA256Hex(data), Size: int64(len(data))}
+	if withIntegrity {
+		ref.Integrity = Integrity(data)
+	}
+	return ref
+}
+
+// newOutput finishes an asset that a chain returned.
+func newOutput(a *Asset, source string) *output {
+	o := &output{
+		Path: a.Path, Source: a.Source, Type: a.MediaTypeOf(),
+		Width: a.Width, Height: a.Height, Hashed: a.Hashed,
+		blob: newBlobRef(a.Data, true), data: a.Data,
+	}
+	if o.Source == "" {
+		o.Source = source
+	}
+	for _, e := range a.Encodings {
+		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: newBlobRef(e.Data, false), data: e.Data})
+	}
+	return o
+}
+
+// outputFromCache rebuilds an output from a cache entry, bytes left in the
+// cache until bytes() asks for them.
+func outputFromCache(co cacheOutput) *output {
+	o := &output{
+		Path: co.Path, Source: co.Source, Type: co.Type,
+		Width: co.Width, Height: co.Height, Hashed: co.Hashed, blob: co.Blob,
+	}
+	for _, e := range co.Encodings {
+		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob})
+	}
+	return o
+}
+
+// fetch returns in-memory bytes, or reads the blob from the cache.
+func fetch(data []byte, ref blobRef, cache *Cache) ([]byte, error) {
+	if data != nil || ref.Size == 0 {
+		return data, nil
+	}
+	if cache == nil {
+		return nil, fmt.Errorf("bytes of %s are neither in memory nor in a cache", ref.SHA256)
+	}
+	return cache.readBlob(ref)
+}
+
+// bytesOut is the size of the output and its variants.
+func (o *output) bytesOut() int64 {
+	n := o.blob.Size
+	for _, e := range o.encodings {
+		n += e.blob.Size
+	}
+	return n
+}
+
+// readInput reads a job's file, refusing anything that is not a regular
+// file or is larger than limit bytes.
+func readInput(job *Job, limit int64) ([]byte, error) {
+	fi, err := os.Stat(job.File)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the logical path says which file
+		}
+		return nil, fmt.Errorf("%s: %w", job.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", job.Path)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the limit of %d", job.Path, ErrTooLarge, fi.Size(), limit)
+	}
+	return os.ReadFile(job.File)
+}

@@ -1,0 +1,231 @@
+package transform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	bfs "github.com/bakefs/bakefs/fs"
+)
+
+// DefaultMaxInputSize bounds the size of one input file: 256 MiB.
+const DefaultMaxInputSize = 256 << 20
+
+// A Pipeline runs jobs in parallel, with a cache, and gathers their outputs
+// into a manifest. The zero value runs with the release profile, no cache
+// and GOMAXPROCS workers.
+type Pipeline struct {
+	// Root is the source root given to steps in their Context.
+	Root string
+	// Profile selects compression levels; empty means Release.
+	Profile Profile
+	// Cache, when set, skips chains whose inputs are unchanged.
+	Cache *Cache
+	// Workers bounds the number of chains run at once; 0 means GOMAXPROCS.
+	Workers int
+	// MaxInputSize bounds one input file in bytes; 0 means DefaultMaxInputSize.
+	MaxInputSize int64
+	// Progress, when set, is called after each job from one goroutine at a
+	// time.
+	Progress func(Progress)
+}
+
+// Progress reports how far a run has come.
+type Progress struct {
+	Done, Total int
+	Path        string // the job just finished
+}
+
+// Stats summarises a run.
+type Stats struct {
+	Files    int           // outputs in the manifest
+	Ran      int           // jobs whose chain ran
+	Cached   int           // jobs answered by the cache
+	BytesIn  int64         // input bytes
+	BytesOut int64         // output bytes, variants included
+	Elapsed  time.Duration // wall time of Run
+}
+
+// A Result is the outcome of a successful run: the manifest and the bytes
+// behind it, ready for WriteTree.
+type Result struct {
+	Manifest *bfs.Manifest
+	Stats    Stats
+
+	outputs []*output // sorted by Path, as Manifest.Files
+	cache   *Cache
+}
+
+// Run runs every job's chain and builds the manifest. It reports all
+// failing jobs, not only the first, as errors joined in the order of their
+// paths. Two jobs that produce the same output path are an error naming
+// both sources.
+func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
+	start := time.Now()
+	workers := p.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type jobResult struct {
+		outs   []*output
+		cached bool
+		in     int64
+		err    error
+	}
+	results := make([]jobResult, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	done := 0
+	for w := 0; w < min(workers, max(len(jobs), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := &results[i]
+				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i])
+				if p.Progress != nil {
+					progressMu.Lock()
+					done++
+					p.Progress(Progress{Done: done, Total: len(jobs), Path: jobs[i].Path})
+					progressMu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	var errs []error
+	res := &Result{cache: p.Cache}
+	for i, r := range results {
+		if r.err != nil {
+			errs = append(errs, r.err)
+			continue
+		}
+		if r.cached {
+			res.Stats.Cached++
+		} else {
+			res.Stats.Ran++
+		}
+		res.Stats.BytesIn += r.in
+		for _, o := range r.outs {
+			if o.Source == "" {
+				o.Source = jobs[i].source()
+			}
+			res.outputs = append(res.outputs, o)
+		}
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+		return nil, errors.Join(errs...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sort.Slice(res.outputs, func(i, j int) bool { return res.outputs[i].Path < res.outputs[j].Path })
+	m, err := buildManifest(res.outputs)
+	if err != nil {
+		return nil, err
+	}
+	res.Manifest = m
+	res.Stats.Files = len(res.outputs)
+	for _, o := range res.outputs {
+		res.Stats.BytesOut += o.bytesOut()
+	}
+	res.Stats.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// runJob reads one input, answers from the cache when it can, and runs the
+// chain otherwise.
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached bool, in int64, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, 0, err
+	}
+	limit := p.MaxInputSize
+	if limit <= 0 {
+		limit = DefaultMaxInputSize
+	}
+	data, err := readInput(job, limit)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	in = int64(len(data))
+	profile := p.Profile
+	if profile == "" {
+		profile = Release
+	}
+	var key string
+	if p.Cache != nil {
+		key = cacheKey(job, profile, SHA256Hex(data))
+		if e, ok := p.Cache.load(key); ok {
+			for _, co := range e.Outputs {
+				outs = append(outs, outputFromCache(co))
+			}
+			return outs, true, in, nil
+		}
+	}
+	sctx := NewContext(ctx, p.Root, profile)
+	sctx.Resolve = func(logical string) string {
+		if logical == job.Path || logical == job.source() {
+			return job.File
+		}
+		return filepath.Join(p.Root, filepath.FromSlash(logical))
+	}
+	asset := &Asset{Path: job.Path, Source: job.source(), Data: data, Width: job.Width, Height: job.Height}
+	assets, err := job.Chain.Run(sctx, []*Asset{asset})
+	if err != nil {
+		return nil, false, in, err
+	}
+	for _, a := range assets {
+		outs = append(outs, newOutput(a, job.source()))
+	}
+	if p.Cache != nil {
+		if err := p.Cache.store(key, sctx.Deps(), outs); err != nil {
+			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+		}
+	}
+	return outs, false, in, nil
+}
+
+// buildManifest describes sorted outputs. Two outputs with one path, or a
+// path that collides with another's variant or hashed name, are errors.
+func buildManifest(outs []*output) (*bfs.Manifest, error) {
+	m := &bfs.Manifest{Version: bfs.ManifestVersion, Files: make([]bfs.Entry, len(outs))}
+	for i, o := range outs {
+		if i > 0 && outs[i-1].Path == o.Path {
+			return nil, fmt.Errorf("%s is produced by both %s and %s", o.Path, outs[i-1].Source, o.Source)
+		}
+		e := bfs.Entry{
+			Path: o.Path, Size: o.blob.Size, Type: o.Type, SHA256: o.blob.SHA256,
+			Integrity: o.blob.Integrity, Width: o.Width, Height: o.Height,
+		}
+		if o.Source != o.Path {
+			e.Source = o.Source
+		}
+		if o.Hashed {
+			e.Hashed = bfs.HashedName(o.Path, o.blob.SHA256)
+		}
+		for _, enc := range o.encodings {
+			suffix, ok := bfs.EncodingSuffix(enc.name)
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown encoding %q", o.Path, enc.name)
+			}
+			e.Encodings = append(e.Encodings, bfs.Encoding{Name: enc.name, Path: o.Path + suffix, Size: enc.blob.Size, SHA256: enc.blob.SHA256})
+		}
+		m.Files[i] = e
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
