@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs a command line in process and returns its exit status and
+// output streams.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(&environment{stdout: &stdout, stderr: &stderr}, args)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeFile(t *testing.T, name, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, "Usage:"},
+		{"unknown command", []string{"bild"}, `unknown command "bild"`},
+		{"unknown flag", []string{"transform", "--frobnicate"}, "flag provided but not defined: -frobnicate"},
+		{"missing out", []string{"transform", "--step", "minify"}, "transform: --out is required"},
+		{"bad step syntax", []string{"transform", "--out", "x", "--step", "resize:width"}, `step 1: step "resize:width": column 13: expected '=' after option name "width"`},
+		{"unknown step", []string{"transform", "--out", "x", "--step", "minfy"}, `unknown step "minfy" (did you mean "minify"?)`},
+		{"bad compress", []string{"transform", "--out", "x", "--compress", "br,,gzip"}, "--compress: empty item in list"},
+		{"no inputs", []string{"transform", "--out", "x", "--step", "minify"}, "no inputs"},
+		{"bad file flag", []string{"transform", "--out", "x", "--file", "nopath"}, `--file "nopath": want LOGICAL=PATH`},
+		{"escaping logical path", []string{"transform", "--out", "x", "--file", "../a.js=a.js"}, `logical path "../a.js" is not valid`},
+		{"embed missing flags", []string{"embed", "--tree", "x"}, "embed: --tree, --out and --package are required"},
+		{"steps unknown", []string{"steps", "nope"}, `steps: no step named "nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestHelpTeaches(t *testing.T) {
+	for _, cmd := range []string{"build", "transform", "embed", "steps"} {
+		t.Run(cmd, func(t *testing.T) {
+			code, stdout, _ := runCLI(t, "help", cmd)
+			if code != 0 || !strings.Contains(stdout, "Usage: bakefs "+cmd) || !strings.Contains(stdout, "Flags:") {
+				t.Fatalf("exit %d, help:\n%s", code, stdout)
+			}
+			if cmd != "steps" && !strings.Contains(stdout, "Example") {
+				t.Fatalf("help for %s has no examples:\n%s", cmd, stdout)
+			}
+		})
+	}
+	code, stdout, _ := runCLI(t, "steps", "resize")
+	if code != 0 || !strings.Contains(stdout, "width") {
+		t.Fatalf("bakefs steps resize: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestTypeScriptErrorKeepsOutput: a syntax error is reported as
+// file:line:col, exits 1, and the previous tree stays as it was.
+func TestTypeScriptErrorKeepsOutput(t *testing.T) {
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, "web"), filepath.Join(dir, "out")
+	writeFile(t, filepath.Join(src, "js/app.ts"), "const n: number = 1;\nexport default n;\n")
+	args := []string{"transform", "--no-cache", "--root", src, "--out", out, "--step", "typescript", "--compress", "gzip", filepath.Join(src, "js/app.ts")}
+	if code, _, stderr := runCLI(t, args...); code != 0 {
+		t.Fatalf("first build: exit %d\n%s", code, stderr)
+	}
+	before, err := os.ReadFile(filepath.Join(out, "js/app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(src, "js/app.ts"), "const n: number = 1;\n\nlet x = (;\n")
+	code, _, stderr := runCLI(t, args...)
+	if code != 1 || !strings.HasPrefix(stderr, "js/app.ts:3:10: error: ") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 and js/app.ts:3:10: error: …", code, stderr)
+	}
+	after, err := os.ReadFile(filepath.Join(out, "js/app.js"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("previous output changed: %v", err)
+	}
+}
+
+func TestTransformChainsTrees(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src/a.json"), `{ "a" : [ 1, 2, 3 ] }`)
+	stage1, stage2 := filepath.Join(dir, "s1"), filepath.Join(dir, "s2")
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", stage1, "--file", "data/a.json="+filepath.Join(dir, "src/a.json"), "--step", "minify"); code != 0 {
+		t.Fatalf("stage 1: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", stage2, "--tree", stage1, "--hash"); code != 0 {
+		t.Fatalf("stage 2: exit %d\n%s", code, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(stage2, "data/a.json"))
+	if err != nil || string(got) != `{"a":[1,2,3]}` {
+		t.Fatalf("chained output = %q, %v", got, err)
+	}
+	manifest, _ := os.ReadFile(filepath.Join(stage2, "bakefs-manifest.json"))
+	if !bytes.Contains(manifest, []byte(`"hashed": "data/a.`)) {
+		t.Fatalf("manifest of stage 2 has no hashed name:\n%s", manifest)
+	}
+}
