@@ -1,0 +1,60 @@
+package transform
+
+import (
+	"bytes"
+	"compress/gzip"
+	"strconv"
+	"sync"
+)
+
+// gzipOptions are the options of the gzip step.
+type gzipOptions struct {
+	Level             string `opt:"level" values:"1|2|3|4|5|6|7|8|9" doc:"force a level; default 9 in release, 1 in dev"`
+	MinSize           int    `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
+	IncludeCompressed bool   `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+}
+
+func init() {
+	Register("gzip", "1", "add a gzip variant (.gz) when it saves enough", Finishing, newGzip)
+}
+
+// gzipWriters pools writers by level (index 1 to 9); a gzip.Writer is
+// large, and Reset makes a pooled one as good as new.
+var gzipWriters [gzip.BestCompression + 1]sync.Pool
+
+func newGzip(o gzipOptions) (Step, error) {
+	forced, _ := strconv.Atoi(o.Level) // "" gives 0: the profile's level
+	return newCompressStep("gzip", o.MinSize, o.IncludeCompressed, func(p Profile, data []byte) ([]byte, error) {
+		level := forced
+		if level == 0 {
+			level = profileLevels(p).gzip
+		}
+		return gzipEncode(data, level)
+	})
+}
+
+// gzipEncode compresses data at level (1 to 9) with a fixed header: no
+// name, comment or extra field, a zero modification time and the OS byte
+// 255 ("unknown"), so that the bytes depend on data and level only.
+func gzipEncode(data []byte, level int) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data)/3 + 64)
+	zw, _ := gzipWriters[level].Get().(*gzip.Writer)
+	if zw == nil {
+		var err error
+		if zw, err = gzip.NewWriterLevel(&buf, level); err != nil {
+			return nil, err
+		}
+	} else {
+		zw.Reset(&buf)
+	}
+	zw.Header = gzip.Header{OS: 255}
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	gzipWriters[level].Put(zw)
+	return buf.Bytes(), nil
+}

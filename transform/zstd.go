@@ -1,0 +1,69 @@
+package transform
+
+import (
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdOptions are the options of the zstd step.
+type zstdOptions struct {
+	Level             string `opt:"level" values:"fastest|default|better|best" doc:"force a level; default best in release, fastest in dev"`
+	MinSize           int    `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
+	IncludeCompressed bool   `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+}
+
+func init() {
+	Register("zstd", "1", "add a Zstandard variant (.zst) when it saves enough", Finishing, newZstd)
+}
+
+// zstdLevels maps the level option's words to the encoder's levels.
+var zstdLevels = map[string]zstd.EncoderLevel{
+	"fastest": zstd.SpeedFastest,
+	"default": zstd.SpeedDefault,
+	"better":  zstd.SpeedBetterCompression,
+	"best":    zstd.SpeedBestCompression,
+}
+
+// zstdWindow is the window size: 8 MiB, the most that HTTP content coding
+// allows (RFC 8878 section 3.1.1.1.2) and the size decoders are asked to
+// support. Frames of up to this size are written as a single segment.
+const zstdWindow = 8 << 20
+
+// zstdEncoders pools encoders by level. Each encoder runs one block at a
+// time (concurrency 1) and is used by one goroutine at a time, so nothing
+// about the output depends on the number of cores; EncodeAll gives the same
+// bytes for the same input and level whichever encoder runs it.
+var zstdEncoders [zstd.SpeedBestCompression + 1]sync.Pool
+
+func newZstd(o zstdOptions) (Step, error) {
+	return newCompressStep("zstd", o.MinSize, o.IncludeCompressed, func(p Profile, data []byte) ([]byte, error) {
+		word := o.Level
+		if word == "" {
+			word = profileLevels(p).zstd
+		}
+		return zstdEncode(data, zstdLevels[word])
+	})
+}
+
+// zstdEncode compresses data at level into one frame with the content size
+// and a checksum, and no dictionary.
+func zstdEncode(data []byte, level zstd.EncoderLevel) ([]byte, error) {
+	enc, _ := zstdEncoders[level].Get().(*zstd.Encoder)
+	if enc == nil {
+		var err error
+		enc, err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(level),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(zstdWindow),
+			zstd.WithEncoderCRC(true),
+			zstd.WithZeroFrames(true),
+		)
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := enc.EncodeAll(data, make([]byte, 0, len(data)/3+64))
+	zstdEncoders[level].Put(enc)
+	return out, nil
+}
