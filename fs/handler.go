@@ -1,0 +1,322 @@
+package fs
+
+import (
+	"errors"
+	"io"
+	iofs "io/fs"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Header values shared by every response. Each slice has len == cap, so an
+// Add by a later handler copies instead of writing into it.
+var (
+	hdrVary      = []string{"Accept-Encoding"}
+	hdrImmutable = []string{"public, max-age=31536000, immutable"}
+	hdrNoCache   = []string{"no-cache"}
+	hdrNosniff   = []string{"nosniff"}
+	hdrBytes     = []string{"bytes"}
+	hdrAllow     = []string{"GET, HEAD"}
+)
+
+// A route is what a request path (the prefix stripped) names.
+type route struct {
+	n        *node
+	hashed   bool // named by its hashed name: cached as immutable
+	redirect bool // a directory without its final "/": redirect to it
+}
+
+// handler serves the files of an FS; see FS.Handler.
+type handler struct {
+	data     iofs.FS
+	prefix   string
+	routes   map[string]route
+	spa      *node
+	notFound http.Handler
+}
+
+var _ http.Handler = (*handler)(nil)
+
+// Handler returns an http.Handler that serves the files of f (a Sub serves
+// its directory) with their precompressed variants. It is safe for
+// concurrent use, and panics if an option is invalid (see HandlerOption).
+//
+// Lookup is by exact name, never by joining or cleaning paths: the URL path,
+// with the prefix (WithPrefix) stripped, must be the logical path or the
+// hashed name of a manifest entry, or a directory with WithIndex. Anything
+// else, such as a variant's own path ("app.js.br"), the manifest or
+// "a//b", is 404 Not Found (see WithSPAFallback and WithNotFound). Methods
+// other than GET and HEAD get 405 Method Not Allowed with "Allow: GET, HEAD".
+//
+// A file with variants is negotiable: every response for it, 304 and errors
+// included, carries "Vary: Accept-Encoding" (added to a Vary already set,
+// never replacing it), and the variant is chosen from Accept-Encoding
+// following RFC 9110 section 12.5.3:
+//
+//   - Elements are comma-separated codings with an optional weight ";q="
+//     (0 to 1, up to three decimals), over one or more header fields; coding
+//     names and "q" are case-insensitive, "x-gzip" is gzip, and names are
+//     compared whole, never as substrings. A malformed element (bad or
+//     repeated q, a name that is not a token) is ignored.
+//   - A coding named more than once takes its lowest weight, so q=0 anywhere
+//     excludes it; "*" gives its weight to every coding not named.
+//   - The highest weight wins; equal weights prefer br, then zstd, then gzip,
+//     then identity.
+//   - Identity competes with its own weight when named. Not named, it is
+//     acceptable but least preferred: chosen only when no variant has a
+//     weight above zero.
+//   - Without the header, or with an empty one, the identity bytes are sent.
+//     When nothing is acceptable ("identity;q=0" alone, "*;q=0"), the
+//     identity bytes are sent all the same rather than 406 Not Acceptable,
+//     as most servers do.
+//
+// Responses carry Content-Type from the manifest, "X-Content-Type-Options:
+// nosniff", Content-Encoding for a variant, Content-Length, "Accept-Ranges:
+// bytes", and a strong ETag per variant: the first 20 hex digits of the
+// variant's own SHA-256 in quotes, followed by "-" and the coding for an
+// encoded variant (`"3f2a1b9c0d4e5f6a7b8c"`, `"9e8d7c6b5a4f3e2d1c0b-br"`).
+// A hashed name is sent with "Cache-Control: public, max-age=31536000,
+// immutable", a logical name with "Cache-Control: no-cache", so that the
+// browser revalidates it with its ETag.
+//
+// Conditional requests follow RFC 9110 section 13.2.2: If-Match (strong
+// comparison) fails with 412; If-None-Match (weak comparison, lists, "*")
+// answers 304 Not Modified with ETag, Cache-Control and Vary; If-Range
+// applies a Range only when it holds the strong ETag of the chosen variant.
+// There is no Last-Modified, so date preconditions are ignored.
+//
+// Ranges (RFC 9110 section 14) apply to the bytes sent, the encoded ones for
+// a variant: one range gives 206 with Content-Range, several give
+// multipart/byteranges (for identity only; a multi-range request on an
+// encoded variant is answered in full), none satisfiable gives 416 with
+// "Content-Range: bytes */size". A Range in another unit, over more than 64
+// ranges, or longer in total than the content, is ignored, as is any Range
+// on empty content.
+//
+// Errors reading the tree are answered like net/http does, with a status
+// text only (404, 403 or 500): internal error text is never sent.
+//
+// A hit with no Range allocates nothing in the handler.
+func (f *FS) Handler(opts ...HandlerOption) http.Handler {
+	c := handlerConfig{prefix: "/"}
+	for _, o := range opts {
+		if o == nil {
+			c.errorf("nil HandlerOption")
+			continue
+		}
+		o(&c)
+	}
+	h := &handler{data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
+	for full, n := range f.t.names {
+		if rel, ok := f.rel(full); ok {
+			h.routes[rel] = route{n: n, hashed: full == n.entry.Hashed}
+		}
+	}
+	if c.index != "" {
+		for full := range f.t.dirs {
+			rel, ok := f.rel(full)
+			if !ok {
+				continue
+			}
+			index := c.index
+			if full != "." {
+				index = full + "/" + c.index
+			}
+			n, ok := f.t.names[index]
+			if !ok || n.entry.Path != index {
+				continue
+			}
+			if rel == "." {
+				h.routes[""] = route{n: n}
+			} else {
+				h.routes[rel+"/"] = route{n: n}
+				h.routes[rel] = route{redirect: true}
+			}
+		}
+	}
+	if c.spa != "" {
+		n, _, err := f.lookup("open", c.spa)
+		if err != nil || n == nil || n.entry.Path != f.full(c.spa) {
+			c.errorf("WithSPAFallback(%q): not a logical file of the FS", c.spa)
+		}
+		h.spa = n
+	}
+	if len(c.errs) > 0 {
+		panic("bakefs: Handler: " + strings.Join(c.errs, "; "))
+	}
+	return h
+}
+
+// ServeHTTP serves the file named by the request; see FS.Handler.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	if !strings.HasPrefix(p, h.prefix) {
+		h.serveNotFound(w, r)
+		return
+	}
+	name := p[len(h.prefix):]
+	rt, ok := h.routes[name]
+	switch {
+	case !ok && h.spa != nil && !hasExt(name):
+		rt = route{n: h.spa}
+	case !ok:
+		h.serveNotFound(w, r)
+		return
+	case rt.redirect:
+		target := path.Base(p) + "/"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		w.Header().Set("Location", target)
+		w.WriteHeader(http.StatusMovedPermanently)
+		return
+	}
+	h.serveFile(w, r, rt.n, rt.hashed)
+}
+
+// serveFile answers a request for the file n.
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, hashed bool) {
+	hdr := w.Header()
+	if n.avail != 0 {
+		addVary(hdr)
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hdr["Allow"] = hdrAllow
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	c := codingIdentity
+	if n.avail != 0 {
+		c = negotiate(r.Header["Accept-Encoding"], n.avail)
+	}
+	v := &n.variants[n.byCoding[c]]
+	cache := hdrNoCache
+	if hashed {
+		cache = hdrImmutable
+	}
+	if checkIfMatch(r.Header["If-Match"], v.etag) == condFalse {
+		w.WriteHeader(http.StatusPreconditionFailed)
+		return
+	}
+	if checkIfNoneMatch(r.Header["If-None-Match"], v.etag) == condFalse {
+		hdr["Etag"] = v.etagHdr
+		hdr["Cache-Control"] = cache
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+
+	var ranges []byteRange
+	if rh := r.Header["Range"]; len(rh) > 0 && v.size > 0 && checkIfRange(r.Header["If-Range"], v.etag) != condFalse {
+		rs, err := parseRange(rh[0], v.size)
+		switch err {
+		case nil:
+			if len(rs) <= maxRanges && sumRanges(rs) <= v.size && (len(rs) == 1 || v.encoding == nil) {
+				ranges = rs
+			}
+		case errRangeUnit:
+		case errRangeNoOverlap:
+			hdr.Set("Content-Range", unsatisfiedRange(v.size))
+			fallthrough
+		default:
+			http.Error(w, "416 requested range not satisfiable", http.StatusRequestedRangeNotSatisfiable)
+			return
+		}
+	}
+
+	ra, closer, err := v.open(h.data)
+	if err != nil {
+		msg, code := toHTTPError(err)
+		http.Error(w, msg, code)
+		return
+	}
+	if closer != nil {
+		defer closer.Close()
+	}
+	hdr["Etag"] = v.etagHdr
+	hdr["Cache-Control"] = cache
+	hdr["Content-Type"] = n.ctype
+	hdr["X-Content-Type-Options"] = hdrNosniff
+	hdr["Accept-Ranges"] = hdrBytes
+	if v.encoding != nil {
+		hdr["Content-Encoding"] = v.encoding
+	}
+	body := r.Method != http.MethodHead
+	switch len(ranges) {
+	case 0:
+		hdr["Content-Length"] = v.length
+		w.WriteHeader(http.StatusOK)
+		if body {
+			copyAt(w, ra, 0, v.size)
+		}
+	case 1:
+		rg := ranges[0]
+		hdr.Set("Content-Range", rg.contentRange(v.size))
+		hdr.Set("Content-Length", strconv.FormatInt(rg.length, 10))
+		w.WriteHeader(http.StatusPartialContent)
+		if body {
+			copyAt(w, ra, rg.start, rg.length)
+		}
+	default:
+		boundary := multipart.NewWriter(io.Discard).Boundary()
+		size, err := writeMultipart(io.Discard, boundary, ranges, n.entry.Type, v.size, nil)
+		if err != nil {
+			http.Error(w, "500 Internal Server Error", http.StatusInternalServerError)
+			return
+		}
+		hdr.Set("Content-Type", "multipart/byteranges; boundary="+boundary)
+		hdr.Set("Content-Length", strconv.FormatInt(size, 10))
+		w.WriteHeader(http.StatusPartialContent)
+		if body {
+			writeMultipart(w, boundary, ranges, n.entry.Type, v.size, ra)
+		}
+	}
+}
+
+// serveNotFound answers a request the handler has no file for.
+func (h *handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	if h.notFound != nil {
+		h.notFound.ServeHTTP(w, r)
+		return
+	}
+	http.Error(w, "404 page not found", http.StatusNotFound)
+}
+
+// addVary adds Accept-Encoding to the Vary header unless it is there.
+func addVary(hdr http.Header) {
+	old, ok := hdr["Vary"]
+	if !ok {
+		hdr["Vary"] = hdrVary
+		return
+	}
+	for _, v := range old {
+		for v != "" {
+			var tok string
+			tok, v = cutByte(v, ',')
+			if tok = trimOWS(tok); tok == "*" || equalFold(tok, "accept-encoding") {
+				return
+			}
+		}
+	}
+	hdr["Vary"] = append(old, "Accept-Encoding")
+}
+
+// hasExt reports whether the last element of the slash-separated name has
+// an extension.
+func hasExt(name string) bool {
+	return strings.IndexByte(name[strings.LastIndexByte(name, '/')+1:], '.') >= 0
+}
+
+// toHTTPError maps an error reading the tree to a status and its text, like
+// net/http's, never exposing the error's own text.
+func toHTTPError(err error) (msg string, code int) {
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return "404 page not found", http.StatusNotFound
+	case errors.Is(err, iofs.ErrPermission):
+		return "403 Forbidden", http.StatusForbidden
+	}
+	return "500 Internal Server Error", http.StatusInternalServerError
+}

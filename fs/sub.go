@@ -1,0 +1,23 @@
+package fs
+
+import iofs "io/fs"
+
+// Sub returns the FS of the directory dir, a *FS sharing f's tables: it
+// costs one small allocation, keeps every extension interface, Path,
+// Handler and FuncMap, and resolves hashed names relative to dir
+// ("app.3f2a1b9c0d.js" in Sub("js")). Sub(".") returns f. dir must be an
+// existing directory: otherwise the error is a *fs.PathError with Op "sub"
+// and fs.ErrInvalid, fs.ErrNotExist or ErrNotDir.
+func (f *FS) Sub(dir string) (iofs.FS, error) {
+	n, _, err := f.lookup("sub", dir)
+	if err != nil {
+		return nil, err
+	}
+	if n != nil {
+		return nil, &iofs.PathError{Op: "sub", Path: dir, Err: ErrNotDir}
+	}
+	if dir == "." {
+		return f, nil
+	}
+	return &FS{t: f.t, dir: f.full(dir)}, nil
+}
