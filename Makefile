@@ -39,8 +39,9 @@ vet: assets
 ## test: every test: Go (unit, golden, e2e), browser and Bazel
 test: vet test-go test-browser test-bazel
 
+# The browser test runs in test-browser, after Chromium is installed.
 test-go: assets
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tests/browser)
 
 test-browser: assets
 	bash tools/chromium-setup.sh
@@ -53,9 +54,9 @@ test-bazel:
 bench: $(BAKEFS)
 	bash bench/run.sh
 
-## dev: the example in dev mode, rebuilding and reloading on change
-dev: $(BAKEFS)
-	$(BAKEFS) dev -f $(EXAMPLE)
+## dev: the example web app from its sources, rebuilding and reloading on change
+dev:
+	$(GO) run -tags bakefs_dev ./examples/webapp -project $(EXAMPLE)
 
 clean:
-	rm -rf $(BIN) .bakefs-cache examples/webapp/.bakefs-cache examples/webapp/build
+	rm -rf $(BIN) .bakefs-cache examples/webapp/.bakefs-cache examples/webapp/build examples/webapp/internal/assets

@@ -8,6 +8,7 @@
 //	bakefs transform --out DIR [flags]     run steps over files into an output tree + manifest
 //	bakefs embed --tree DIR --out PKGDIR   write a Go package that embeds an output tree
 //	bakefs steps [NAME]                    list the steps and their options
+//	bakefs dev [-f bakefs.toml]            serve the assets from source, rebuilding and reloading on change
 //	bakefs help COMMAND                    show a command's flags and examples
 //
 // A step is written in one small language everywhere (command line, project
@@ -50,6 +51,7 @@ func commands() []command {
 		{"transform", "run steps over files into an output tree + manifest", runTransform},
 		{"embed", "write a Go package that embeds an output tree", runEmbed},
 		{"steps", "list the steps and their options", runSteps},
+		{"dev", "serve a project's assets, rebuilding and reloading on change", runDev},
 	}
 }
 

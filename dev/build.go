@@ -1,0 +1,115 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/project"
+	"github.com/bakefs/bakefs/transform"
+)
+
+// buildResult is what one build made.
+type buildResult struct {
+	fs       *fs.FS
+	manifest []byte
+	dir      string // the output tree
+	src      string // the project's source root
+	stats    transform.Stats
+}
+
+// buildOnce loads the project file afresh (so that edits to it apply),
+// runs its rules with the dev profile and writes the output tree into a
+// new directory of s.tmp. On error the result, when not nil, still names
+// the source root for messages.
+func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error) {
+	p, err := project.Load(s.file)
+	if err != nil {
+		return nil, err
+	}
+	res := &buildResult{src: p.Src}
+	if !s.opts.NoSourcemaps {
+		if err := withSourcemaps(p); err != nil {
+			return res, err
+		}
+	}
+	jobs, err := p.Jobs()
+	if err != nil {
+		return res, err
+	}
+	cache := p.Cache
+	if cache == "" {
+		cache = filepath.Join(s.tmp, "cache")
+	}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}}
+	out, err := pipe.Run(ctx, jobs)
+	if err != nil {
+		return res, err
+	}
+	res.stats = out.Stats
+	if res.manifest, err = out.Manifest.Marshal(); err != nil {
+		return res, err
+	}
+	res.dir = filepath.Join(s.tmp, fmt.Sprintf("build-%d", gen))
+	os.RemoveAll(res.dir) // left by an earlier attempt that failed late
+	if _, err := out.WriteTree(res.dir); err != nil {
+		return res, err
+	}
+	if res.fs, err = fs.New(os.DirFS(res.dir), out.Manifest); err != nil {
+		os.RemoveAll(res.dir)
+		return res, err
+	}
+	return res, nil
+}
+
+// withSourcemaps rebuilds the chains of p's rules with sourcemap=external
+// added to every step that takes a sourcemap option and was not given one.
+func withSourcemaps(p *project.Project) error {
+	takes := make(map[string]bool)
+	for _, d := range transform.Steps() {
+		for _, o := range d.Options {
+			if o.Key == "sourcemap" {
+				takes[d.Name] = true
+			}
+		}
+	}
+	for i := range p.Rules {
+		r := &p.Rules[i]
+		steps := make([]string, len(r.Steps))
+		changed := false
+		for j, text := range r.Steps {
+			steps[j] = text
+			spec, err := transform.ParseStep(text)
+			if err != nil || !takes[spec.Name] || hasOption(spec, "sourcemap") {
+				continue
+			}
+			sep := ","
+			if len(spec.Options) == 0 {
+				sep = ":"
+			}
+			steps[j] = strings.TrimSpace(text) + sep + "sourcemap=external"
+			changed = true
+		}
+		if !changed {
+			continue
+		}
+		chain, err := transform.ParseChain(steps)
+		if err != nil {
+			return fmt.Errorf("%s: rule %v with source maps: %w", p.File, r.Match, err)
+		}
+		r.Steps, r.Chain = steps, chain
+	}
+	return nil
+}
+
+func hasOption(spec transform.StepSpec, key string) bool {
+	for _, o := range spec.Options {
+		if o.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,182 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bakefs/bakefs/fs"
+)
+
+// Options configure a Server. The zero value is ready to use.
+type Options struct {
+	// Log receives one line per build and the errors of failed builds.
+	// Nil means os.Stderr.
+	Log io.Writer
+	// NoSourcemaps keeps the rules' steps as written: no sourcemap=external
+	// is added in dev.
+	NoSourcemaps bool
+	// Quiet is how long the sources must stay unchanged after an event
+	// before a rebuild starts, so that an editor's save (several events)
+	// gives one build. Zero means 80ms.
+	Quiet time.Duration
+}
+
+// A Server builds a project and serves its latest good build. Its methods
+// are safe for concurrent use.
+type Server struct {
+	file string // the project file
+	opts Options
+	log  io.Writer
+	tmp  string // holds one output tree per build, and the fallback cache
+
+	buildMu sync.Mutex // one build at a time
+	gen     uint64     // builds made, guarded by buildMu
+	dirs    []string   // output trees still in use, oldest first, guarded by buildMu
+
+	cur    atomic.Pointer[build]
+	events *broker
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	watching  chan struct{} // closed once Run has set up its watches
+}
+
+// A build is one successful build: its number and its FS, or the error of
+// the last failed attempt together with the build still served.
+type build struct {
+	gen      uint64
+	fs       *fs.FS
+	manifest []byte // canonical manifest, to skip no-op rebuilds
+	src      string // the project's source root, for messages
+	err      error  // the last build failed: fs is the one before
+}
+
+// New loads the project file and builds it once. A build that fails is not
+// an error of New: the server starts, reports the failure (Err, the
+// overlay) and builds again on the next change. New fails only when the
+// project file cannot be read or the temporary directory cannot be made.
+func New(projectFile string, opts Options) (*Server, error) {
+	abs, err := filepath.Abs(projectFile)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "bakefs-dev-")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{file: abs, opts: opts, log: opts.Log, tmp: tmp, events: newBroker(), closed: make(chan struct{}), watching: make(chan struct{})}
+	if s.log == nil {
+		s.log = os.Stderr
+	}
+	s.log = &lockedWriter{w: s.log}
+	if s.opts.Quiet <= 0 {
+		s.opts.Quiet = 80 * time.Millisecond
+	}
+	s.cur.Store(&build{err: ErrNoBuild})
+	s.Rebuild(context.Background())
+	return s, nil
+}
+
+// FS returns the runtime FS of the latest successful build, or nil when
+// no build has succeeded yet. Each build gives a new FS; hold the one
+// returned for the whole of a request.
+func (s *Server) FS() *fs.FS { return s.cur.Load().fs }
+
+// Generation returns the number of the build that FS returns: 1 for the
+// first successful build, 0 before it. A rebuild whose output is unchanged
+// keeps the number.
+func (s *Server) Generation() uint64 { return s.cur.Load().gen }
+
+// Err returns the error of the last build, or nil when it succeeded.
+func (s *Server) Err() error { return s.cur.Load().err }
+
+// Rebuild builds the project now and swaps the new FS in when the build
+// succeeds and changed something. It returns the build's error, which is
+// also reported to the log and to browsers.
+func (s *Server) Rebuild(ctx context.Context) error {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	select {
+	case <-s.closed:
+		return ErrClosed
+	default:
+	}
+	prev := s.cur.Load()
+	start := time.Now()
+	res, err := s.buildOnce(ctx, s.gen+1)
+	if err != nil && ctx.Err() != nil {
+		return err // cancelled: not a failure of the sources
+	}
+	if err != nil {
+		next := *prev
+		next.err = err
+		if res != nil && res.src != "" {
+			next.src = res.src
+		}
+		s.cur.Store(&next)
+		s.reportError(&next)
+		s.events.publish(state{Generation: next.gen, Error: errorText(err, next.src)})
+		return err
+	}
+	if prev.fs != nil && prev.err == nil && string(prev.manifest) == string(res.manifest) {
+		os.RemoveAll(res.dir) // nothing changed: keep the generation, no reload
+		return nil
+	}
+	s.gen++
+	s.dirs = append(s.dirs, res.dir)
+	s.cur.Store(&build{gen: s.gen, fs: res.fs, manifest: res.manifest, src: res.src})
+	// Keep the previous tree for requests that are still reading it.
+	for len(s.dirs) > 2 {
+		os.RemoveAll(s.dirs[0])
+		s.dirs = s.dirs[1:]
+	}
+	st := res.stats
+	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached, in %s\n",
+		s.gen, st.Files, st.Ran, st.Cached, time.Since(start).Round(time.Millisecond))
+	s.events.publish(state{Generation: s.gen})
+	return nil
+}
+
+// reportError prints a failed build: compiler-style lines stand alone so
+// that editors and terminals can jump to them.
+func (s *Server) reportError(b *build) {
+	fmt.Fprintf(s.log, "bakefs dev: build failed; still serving build %d\n", b.gen)
+	for _, line := range errorLines(b.err, b.src) {
+		fmt.Fprintln(s.log, line)
+	}
+}
+
+// Close stops the server: event streams end, Run returns, and the
+// temporary output trees are removed. Close waits for a build in
+// progress to finish.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.events.close()
+	})
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	return os.RemoveAll(s.tmp)
+}
+
+// lockedWriter serialises the writes of the builds, the watcher and the
+// handlers to the log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

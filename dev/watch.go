@@ -1,0 +1,156 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/bakefs/bakefs/project"
+)
+
+// Run watches the project file and its source tree and rebuilds after
+// every change, once the sources have stayed unchanged for Options.Quiet.
+// It returns nil when ctx is done or the server is closed, and an error
+// when the watcher cannot start. Run is called once per Server.
+func (s *Server) Run(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("dev: watcher: %w", err)
+	}
+	defer w.Close()
+	wt := &watchTree{w: w, file: s.file, watched: make(map[string]bool)}
+	if err := wt.add(filepath.Dir(s.file)); err != nil {
+		return fmt.Errorf("dev: watching %s: %w", filepath.Dir(s.file), err)
+	}
+	wt.refresh()
+	fmt.Fprintf(s.log, "bakefs dev: watching %s\n", wt.describe())
+	close(s.watching)
+
+	var quiet <-chan time.Time
+	var timer *time.Timer
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.closed:
+			return nil
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			fmt.Fprintf(s.log, "bakefs dev: watcher: %v\n", err)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if !wt.relevant(ev) {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && wt.inSources(ev.Name) {
+					wt.addTree(ev.Name)
+				}
+			}
+			if timer == nil {
+				timer = time.NewTimer(s.opts.Quiet)
+			} else {
+				timer.Reset(s.opts.Quiet)
+			}
+			quiet = timer.C
+		case <-quiet:
+			quiet = nil
+			s.Rebuild(ctx)
+			wt.refresh() // the project file may name another source root
+		}
+	}
+}
+
+// A watchTree is the set of directories watched: the project file's
+// directory (for the file itself) and every directory of the source root
+// except the output tree, the cache and hidden directories.
+type watchTree struct {
+	w       *fsnotify.Watcher
+	file    string
+	src     string
+	skip    []string
+	watched map[string]bool
+}
+
+// refresh reads the project file for its source root and skipped
+// directories and watches every directory of the source root. A project
+// file that does not load keeps the previous roots.
+func (wt *watchTree) refresh() {
+	p, err := project.Load(wt.file)
+	if err != nil {
+		return
+	}
+	wt.src = p.Src
+	wt.skip = wt.skip[:0]
+	for _, d := range []string{p.Out, p.Cache} {
+		if d != "" {
+			wt.skip = append(wt.skip, filepath.Clean(d))
+		}
+	}
+	wt.addTree(p.Src)
+}
+
+func (wt *watchTree) add(dir string) error {
+	if wt.watched[dir] {
+		return nil
+	}
+	if err := wt.w.Add(dir); err != nil {
+		return err
+	}
+	wt.watched[dir] = true
+	return nil
+}
+
+// addTree watches dir and every directory below it.
+func (wt *watchTree) addTree(dir string) {
+	filepath.WalkDir(dir, func(p string, d iofs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != dir && (strings.HasPrefix(d.Name(), ".") || wt.skipped(p)) {
+			return filepath.SkipDir
+		}
+		wt.add(p)
+		return nil
+	})
+}
+
+func (wt *watchTree) skipped(p string) bool {
+	for _, s := range wt.skip {
+		if p == s || strings.HasPrefix(p, s+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (wt *watchTree) inSources(p string) bool {
+	return wt.src != "" && (p == wt.src || strings.HasPrefix(p, wt.src+string(filepath.Separator))) && !wt.skipped(p)
+}
+
+// relevant reports whether an event may change the build: a change to the
+// project file or to a file of the source root. Changes of permissions
+// alone are not.
+func (wt *watchTree) relevant(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false
+	}
+	return ev.Name == wt.file || wt.inSources(ev.Name)
+}
+
+func (wt *watchTree) describe() string {
+	if wt.src == "" {
+		return wt.file
+	}
+	return wt.file + " and " + wt.src
+}

@@ -1,0 +1,88 @@
+//go:build !bakefs_dev
+
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bakefs/bakefs/examples/webapp/internal/assets"
+)
+
+// TestApp serves the pages and files of the embedded build (make assets
+// writes it) without a browser; tests/browser loads them in one.
+func TestApp(t *testing.T) {
+	h, err := newApp(embedded{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "/static/" + strings.TrimPrefix(assets.Path("static/js/app.js"), "static/")
+	tests := []struct {
+		name, path, acceptEncoding string
+		wantCode                   int
+		wantHeader                 map[string]string
+		wantBody                   []string // regular expressions
+	}{
+		{
+			name: "index", path: "/", wantCode: 200,
+			wantHeader: map[string]string{"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy},
+			wantBody: []string{
+				`<script type="module" src="/static/js/app\.[0-9a-f]{10}\.js" integrity="sha384-`,
+				`<link rel="stylesheet" href="/static/js/app\.[0-9a-f]{10}\.css" integrity="sha384-`,
+				`srcset="/static/img/lake-480w\.[0-9a-f]{10}\.jpg 480w, /static/img/lake-960w\.[0-9a-f]{10}\.jpg 960w, /static/img/lake-1600w\.[0-9a-f]{10}\.jpg 1600w, /static/img/lake-2400w\.[0-9a-f]{10}\.jpg 2400w"`,
+				`data-bakes="/static/data/bakes\.[0-9a-f]{10}\.json"`,
+				`embedded in the binary with //go:embed`,
+			},
+		},
+		{
+			name: "about lists the files", path: "/about", wantCode: 200,
+			wantBody: []string{`<td>js/app\.js</td>`, `br \d+, gzip \d+, zstd \d+`},
+		},
+		{
+			name: "fingerprinted script", path: script, acceptEncoding: "gzip, br", wantCode: 200,
+			wantHeader: map[string]string{"Content-Encoding": "br", "Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"},
+		},
+		{
+			name: "script by its logical name", path: "/static/js/app.js", wantCode: 200,
+			wantHeader: map[string]string{"Content-Encoding": "", "Cache-Control": "no-cache"},
+		},
+		{name: "templates are not served", path: "/static/templates/index.html", wantCode: 404},
+		{name: "nor above static", path: "/templates/index.html", wantCode: 404},
+		{name: "sources are not embedded", path: "/static/js/app.ts", wantCode: 404},
+		{name: "health", path: "/healthz", wantCode: 200, wantBody: []string{`^ok\n$`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.path, nil)
+			if tt.acceptEncoding != "" {
+				req.Header.Set("Accept-Encoding", tt.acceptEncoding)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			res := rec.Result()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tt.wantCode {
+				t.Fatalf("status %d, want %d", res.StatusCode, tt.wantCode)
+			}
+			for k, v := range tt.wantHeader {
+				if got := res.Header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			for _, re := range tt.wantBody {
+				if !regexp.MustCompile(re).Match(body) {
+					t.Errorf("body does not match %s:\n%s", re, body)
+				}
+			}
+		})
+	}
+	post := httptest.NewRecorder()
+	h.ServeHTTP(post, httptest.NewRequest("POST", "/", nil))
+	if post.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST / = %d, want 405", post.Code)
+	}
+}

@@ -1,0 +1,397 @@
+package browser
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	bfs "github.com/bakefs/bakefs/fs"
+)
+
+// staticPrefix is where the example serves web/static/.
+const staticPrefix = "/static/"
+
+// pageFacts is what the page reports about itself once loaded.
+type pageFacts struct {
+	Scripts []struct {
+		URL, Integrity string
+	}
+	Styles []struct {
+		URL, Integrity string
+		Loaded         bool
+	}
+	HeroSrc    string
+	HeroWidth  int
+	Greeting   string
+	Bakes      int
+	Status     string
+	FontLoaded bool
+}
+
+const factsJS = `(() => {
+	const hero = document.querySelector(".hero img");
+	return {
+		Scripts: [...document.querySelectorAll("script[src]")].map(s => ({URL: s.src, Integrity: s.integrity})),
+		Styles: [...document.querySelectorAll('link[rel="stylesheet"]')].map(l => ({URL: l.href, Integrity: l.integrity, Loaded: !!l.sheet})),
+		HeroSrc: hero ? hero.currentSrc : "",
+		HeroWidth: hero ? hero.naturalWidth : 0,
+		Greeting: document.querySelector("[data-greeting]").textContent,
+		Bakes: document.querySelectorAll(".bakes li").length,
+		Status: document.querySelector("[data-status]") ? document.querySelector("[data-status]").textContent : "",
+		FontLoaded: [...document.fonts].some(f => f.family.replace(/"/g, "") === "Bakery Serif" && f.status === "loaded"),
+	};
+})()`
+
+// pageReady is true once the script has rendered the list, every image
+// and stylesheet has loaded and the fonts are in.
+const pageReady = `document.body && document.body.dataset.ready === "true" &&
+	document.fonts.status === "loaded" &&
+	[...document.images].every(i => i.complete && i.naturalWidth > 0) &&
+	[...document.querySelectorAll('link[rel="stylesheet"]')].every(l => l.sheet)`
+
+// sourceGreeting reads the greeting that web/static/js/greeting.ts exports.
+func sourceGreeting(t *testing.T, file string) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`greeting = "([^"]*)"`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("%s: no greeting", file)
+	}
+	return string(m[1])
+}
+
+// bestEncoding is the encoding the runtime handler must choose among the
+// variants of e for an Accept-Encoding header without weights: br, then
+// zstd, then gzip; "" for the identity bytes.
+func bestEncoding(e bfs.Entry, acceptEncoding string) string {
+	offered := make(map[string]bool)
+	for _, tok := range strings.Split(acceptEncoding, ",") {
+		name, _, _ := strings.Cut(strings.TrimSpace(tok), ";")
+		offered[strings.ToLower(name)] = true
+	}
+	have := make(map[string]bool)
+	for _, enc := range e.Encodings {
+		have[enc.Name] = true
+	}
+	for _, name := range []string{"br", "zstd", "gzip"} {
+		if have[name] && offered[name] {
+			return name
+		}
+	}
+	return ""
+}
+
+// hashedEntries maps the URL path of every fingerprinted static file to its
+// manifest entry.
+func hashedEntries(m *bfs.Manifest) map[string]bfs.Entry {
+	out := make(map[string]bfs.Entry)
+	for _, e := range m.Files {
+		if rest, ok := strings.CutPrefix(e.Hashed, "static/"); ok {
+			out[staticPrefix+rest] = e
+		}
+	}
+	return out
+}
+
+func urlPath(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("bad URL %q: %v", raw, err)
+	}
+	return u.Path
+}
+
+func TestWebapp(t *testing.T) {
+	f := setup(t, "prod")
+	for _, line := range f.timings {
+		t.Log(line)
+	}
+	for _, e := range f.manifest.Files {
+		if strings.HasSuffix(e.Path, ".map") {
+			t.Errorf("production build embeds the source map %s", e.Path)
+		}
+	}
+	tests := []struct {
+		name     string
+		tls      bool
+		protocol string // of the page's responses, as Chromium reports it
+	}{
+		{"http1", false, "http/1.1"},
+		{"h2", true, "h2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var args []string
+			spki := ""
+			if tt.tls {
+				var cert, key string
+				cert, key, spki = writeCert(t, t.TempDir())
+				args = []string{"-tls-cert", cert, "-tls-key", key}
+			}
+			srv := startServer(t, f.dir, f.prod, args...)
+			if tt.tls != strings.HasPrefix(srv.URL, "https://") {
+				t.Fatalf("server URL %s", srv.URL)
+			}
+			ctx := newBrowser(t, spki)
+			checkPage(t, ctx, f, srv.URL, tt.protocol, "webapp-"+tt.name+".png")
+			if t.Failed() {
+				t.Logf("server stderr:\n%s", srv.stderr)
+			}
+		})
+	}
+}
+
+// checkPage loads the index page and checks what the browser got, then
+// reloads it and checks that the fingerprinted files came from the cache
+// or were revalidated.
+func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, shot string) {
+	rec := record(t, ctx)
+	hashed := hashedEntries(f.manifest)
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	waitFor(t, ctx, "the page to render", pageReady)
+	t.Logf("page loaded and rendered in %s", time.Since(start).Round(time.Millisecond))
+	facts, err := chromedp.Run(ctx, chromedp.Evaluate[pageFacts](factsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, shot)
+
+	t.Run("renders", func(t *testing.T) {
+		want := sourceGreeting(t, filepath.Join(f.dir, "webapp", "web", "static", "js", "greeting.ts"))
+		if facts.Greeting != want {
+			t.Errorf("greeting %q, want %q (the script did not run?)", facts.Greeting, want)
+		}
+		if facts.Bakes != 6 || !strings.HasPrefix(facts.Status, "6 bakes loaded") {
+			t.Errorf("%d bakes listed, status %q; want the 6 of data/bakes.json", facts.Bakes, facts.Status)
+		}
+		if !facts.FontLoaded {
+			t.Error("the web font Bakery Serif did not load")
+		}
+	})
+	t.Run("no console errors", func(t *testing.T) {
+		for _, p := range rec.errors() {
+			t.Error(p)
+		}
+	})
+	t.Run("no failed requests", func(t *testing.T) {
+		for _, e := range rec.exchanges() {
+			if e.Failed != "" {
+				t.Errorf("%s: %s", e.URL, e.Failed)
+			} else if e.Responded && e.Status >= 400 {
+				t.Errorf("%s: status %d", e.URL, e.Status)
+			}
+		}
+	})
+	byURL := make(map[string]exchange)
+	for _, e := range rec.exchanges() {
+		if e.Responded {
+			byURL[e.URL] = e
+		}
+	}
+	t.Run("protocol", func(t *testing.T) {
+		doc, ok := byURL[base+"/"]
+		if !ok {
+			t.Fatalf("no response for the page among %d", len(byURL))
+		}
+		if doc.Protocol != protocol {
+			t.Errorf("page came over %q, want %q", doc.Protocol, protocol)
+		}
+	})
+	t.Run("scripts and stylesheets", func(t *testing.T) {
+		type ref struct{ url, integrity, kind string }
+		var refs []ref
+		for _, s := range facts.Scripts {
+			refs = append(refs, ref{s.URL, s.Integrity, "script"})
+		}
+		for _, s := range facts.Styles {
+			if !s.Loaded {
+				t.Errorf("stylesheet %s did not load", s.URL)
+			}
+			refs = append(refs, ref{s.URL, s.Integrity, "stylesheet"})
+		}
+		if len(facts.Scripts) == 0 || len(facts.Styles) == 0 {
+			t.Fatalf("page has %d scripts and %d stylesheets", len(facts.Scripts), len(facts.Styles))
+		}
+		for _, r := range refs {
+			p := urlPath(t, r.url)
+			e, ok := hashed[p]
+			if !ok {
+				t.Errorf("%s %s is not a fingerprinted name of the manifest", r.kind, p)
+				continue
+			}
+			if r.integrity == "" || r.integrity != e.Integrity {
+				t.Errorf("%s %s: integrity attribute %q, manifest has %q", r.kind, p, r.integrity, e.Integrity)
+			}
+			x, ok := byURL[r.url]
+			if !ok {
+				t.Errorf("%s %s: no response recorded", r.kind, p)
+				continue
+			}
+			if x.Protocol != protocol {
+				t.Errorf("%s %s came over %q, want %q", r.kind, p, x.Protocol, protocol)
+			}
+			ae := x.RequestHeaders["accept-encoding"]
+			want := bestEncoding(e, ae)
+			got := x.Headers["content-encoding"]
+			if want == "" {
+				t.Errorf("%s %s: no variant for Accept-Encoding %q (variants %v)", r.kind, p, ae, e.Encodings)
+			}
+			if got != want {
+				t.Errorf("%s %s: Content-Encoding %q, want %q for Accept-Encoding %q", r.kind, p, got, want, ae)
+			}
+			if cc := x.Headers["cache-control"]; !strings.Contains(cc, "immutable") {
+				t.Errorf("%s %s: Cache-Control %q, want immutable", r.kind, p, cc)
+			}
+			t.Logf("%s %s: %s over %s, Accept-Encoding %q → %s", r.kind, p, x.Headers["content-length"], x.Protocol, ae, got)
+		}
+		// The browser checks integrity: a wrong value must be refused.
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[string](`new Promise(resolve => {
+			const l = document.createElement("link");
+			l.rel = "stylesheet";
+			l.href = `+"`"+facts.Styles[0].URL+"`"+`;
+			l.integrity = "sha384-" + "A".repeat(64);
+			l.onload = () => resolve("load");
+			l.onerror = () => resolve("error");
+			document.head.append(l);
+		})`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bad != "error" {
+			t.Errorf("a stylesheet with a wrong integrity value gave %q, want error: the browser does not check SRI", bad)
+		}
+	})
+	t.Run("every fingerprinted file", func(t *testing.T) {
+		n := 0
+		for u, x := range byURL {
+			p := urlPath(t, u)
+			e, ok := hashed[p]
+			if !ok {
+				continue
+			}
+			n++
+			if cc := x.Headers["cache-control"]; !strings.Contains(cc, "immutable") {
+				t.Errorf("%s: Cache-Control %q, want immutable", p, cc)
+			}
+			if want, got := bestEncoding(e, x.RequestHeaders["accept-encoding"]), x.Headers["content-encoding"]; got != want {
+				t.Errorf("%s: Content-Encoding %q, want %q", p, got, want)
+			}
+		}
+		if n < 8 {
+			t.Errorf("only %d fingerprinted files requested", n)
+		}
+	})
+	t.Run("srcset", func(t *testing.T) {
+		e, ok := lookup(f.manifest, "static/img/lake-960w.jpg")
+		if !ok {
+			t.Fatal("manifest has no static/img/lake-960w.jpg")
+		}
+		// 1280 CSS pixels wide at density 1: sizes gives 60rem, 960 pixels.
+		if p := urlPath(t, facts.HeroSrc); p != staticPrefix+strings.TrimPrefix(e.Hashed, "static/") {
+			t.Errorf("currentSrc %s, want the 960w image %s", p, e.Hashed)
+		}
+		if facts.HeroWidth != 960 {
+			t.Errorf("naturalWidth %d, want 960", facts.HeroWidth)
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("reload", func(t *testing.T) {
+		// Fingerprinted files must come from the cache (immutable); files
+		// served under their logical names (no-cache: the font and images
+		// the CSS refers to) may be revalidated, and must then get 304.
+		first := make(map[string]bool) // URL → fingerprinted
+		for u := range byURL {
+			if strings.HasPrefix(urlPath(t, u), staticPrefix) {
+				_, first[u] = hashed[urlPath(t, u)]
+			}
+		}
+		rec.reset()
+		if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the reloaded page to render", pageReady)
+		var fromCache, notModified []string
+		for _, x := range rec.exchanges() {
+			isHashed, seen := first[x.URL]
+			if !seen || !x.Responded {
+				continue
+			}
+			p := urlPath(t, x.URL)
+			switch {
+			case x.cached():
+				fromCache = append(fromCache, p)
+			case x.Status == 304:
+				notModified = append(notModified, p)
+				if isHashed {
+					t.Errorf("%s revalidated on reload, though immutable", p)
+				}
+			default:
+				t.Errorf("%s fetched again on reload: status %d, not from the cache", p, x.Status)
+			}
+		}
+		sort.Strings(fromCache)
+		sort.Strings(notModified)
+		t.Logf("reload: %d files from the cache %v; %d revalidated with 304 %v", len(fromCache), fromCache, len(notModified), notModified)
+		if len(fromCache) == 0 {
+			t.Error("no fingerprinted file came from the cache on reload")
+		}
+		for _, p := range rec.errors() {
+			t.Error(p)
+		}
+	})
+	t.Run("about page", func(t *testing.T) {
+		rec.reset()
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/about")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the about page", `document.readyState === "complete" && document.fonts.status === "loaded"`)
+		rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("table.files tbody tr").length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, e := range f.manifest.Files {
+			if strings.HasPrefix(e.Path, "static/") {
+				want++
+			}
+		}
+		if rows != want {
+			t.Errorf("the about page lists %d files, the manifest has %d under static/", rows, want)
+		}
+		for _, p := range rec.errors() {
+			t.Error(p)
+		}
+		for _, x := range rec.exchanges() {
+			if x.Failed != "" || x.Status >= 400 {
+				t.Errorf("%s: status %d %s", x.URL, x.Status, x.Failed)
+			}
+		}
+	})
+}
+
+// lookup returns the manifest entry of a logical path.
+func lookup(m *bfs.Manifest, name string) (bfs.Entry, bool) {
+	e, ok := m.Lookup(name)
+	if !ok {
+		return bfs.Entry{}, false
+	}
+	return *e, true
+}
