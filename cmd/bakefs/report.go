@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,7 +39,7 @@ func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job,
 		verb = "unchanged"
 	}
 	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached, %s %s in %s\n",
-		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, out, s.Elapsed.Round(time.Millisecond))
+		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, displayPath(out), s.Elapsed.Round(time.Millisecond))
 	return res, nil
 }
 
@@ -66,4 +68,21 @@ func byteSize(n int64) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
+}
+
+// displayPath shortens a path to one relative to the working directory when
+// it is below it.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
 }
