@@ -19,7 +19,7 @@ import (
 //	quoted = a Go double-quoted string ("a,b", "say \"hi\"")
 //
 // Examples: "minify", "resize:width=800,fit=cover", "srcset:widths=400+800",
-// `bundle:define=process.env.NODE_ENV:"production"`. An option that takes a
+// `bundle:define="process.env.NODE_ENV:\"production\""`. An option that takes a
 // list is given by repeating its key or, in a bare value, by joining items
 // with "+". Keys may appear once unless the option is a list.
 type StepSpec struct {

@@ -1,0 +1,3 @@
+import data from "../../minify/data.json";
+
+console.log(data);

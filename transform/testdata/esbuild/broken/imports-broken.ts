@@ -1,0 +1,3 @@
+import { ok } from "./syntax";
+
+console.log(ok(1));

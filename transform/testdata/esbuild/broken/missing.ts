@@ -1,0 +1,4 @@
+import { greet } from "../lib/greet";
+import { nothing } from "./does-not-exist";
+
+greet(String(nothing));

@@ -1,0 +1,3 @@
+let a: number = 1;
+let a: number = 2;
+let b = ;

@@ -1,0 +1,3 @@
+export function List({ items }) {
+  return <ul>{items.map((item) => <li key={item}>{item}</li>)}</ul>;
+}

@@ -1,0 +1,2 @@
+export const answer: number = 42;
+export default answer satisfies number;
