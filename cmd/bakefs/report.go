@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	relaxGC()
 	if env.interactive {
 		p.Progress = progressPrinter(env)
 	}
@@ -41,6 +43,17 @@ func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job,
 	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached, %s %s in %s\n",
 		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, displayPath(out), s.Elapsed.Round(time.Millisecond))
 	return res, nil
+}
+
+// relaxGC makes the collector run less often for a one-shot build, unless
+// the user set GOGC. Bundling a thousand modules spends about a fifth of its
+// CPU in the collector at the default setting; GOGC=400 gave about the same
+// speed-up as turning it off (BenchmarkBundleGC), with a bounded heap. The
+// dev server, which runs for hours, keeps the default.
+func relaxGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
 
 // progressPrinter redraws one status line at most ten times a second.
