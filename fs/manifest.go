@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
-	"regexp"
 	"strings"
 )
 
@@ -108,11 +107,37 @@ func EncodingSuffix(name string) (string, bool) {
 	return s, ok
 }
 
-var (
-	hexSHA256    = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	sriSHA384    = regexp.MustCompile(`^sha384-[A-Za-z0-9+/]{64}$`)
-	errNoVersion = fmt.Errorf("%w: version must be %d", ErrManifest, ManifestVersion)
-)
+var errNoVersion = fmt.Errorf("%w: version must be %d", ErrManifest, ManifestVersion)
+
+// isHexSHA256 reports whether s is 64 lowercase hex digits. A byte loop,
+// not a regular expression: New validates every entry at start-up.
+func isHexSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// isSRISHA384 reports whether s is "sha384-" and 64 characters of
+// unpadded-length standard base64 (48 bytes encode without padding).
+func isSRISHA384(s string) bool {
+	b64, ok := strings.CutPrefix(s, "sha384-")
+	if !ok || len(b64) != 64 {
+		return false
+	}
+	for i := 0; i < len(b64); i++ {
+		c := b64[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseManifest decodes and validates a manifest. Errors wrap ErrManifest
 // and name the offending entry.
@@ -160,7 +185,7 @@ func (m *Manifest) Validate() error {
 				return err
 			}
 		}
-		if e.Size < 0 || !hexSHA256.MatchString(e.SHA256) || !sriSHA384.MatchString(e.Integrity) || e.Type == "" {
+		if e.Size < 0 || !isHexSHA256(e.SHA256) || !isSRISHA384(e.Integrity) || e.Type == "" {
 			return fmt.Errorf("%w: %s: bad size, type, sha256 or integrity", ErrManifest, e.Path)
 		}
 		for j, enc := range e.Encodings {
@@ -173,7 +198,7 @@ func (m *Manifest) Validate() error {
 			if err := claim(e.Path, enc.Path, "encoding path"); err != nil {
 				return err
 			}
-			if enc.Size < 0 || !hexSHA256.MatchString(enc.SHA256) {
+			if enc.Size < 0 || !isHexSHA256(enc.SHA256) {
 				return fmt.Errorf("%w: %s: bad size or sha256 of encoding %s", ErrManifest, e.Path, enc.Name)
 			}
 		}

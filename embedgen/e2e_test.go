@@ -1,0 +1,106 @@
+package embedgen
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bakefs/bakefs/fs"
+)
+
+// e2eTree is the tree of the end-to-end test: the small tree and names that
+// need care (a .go file, a space, brackets, non-ASCII letters, an element
+// starting with "_" in a plain directory) and a source that the table must
+// quote.
+func e2eTree() []testFile {
+	return append(smallTree(),
+		testFile{path: "x.go", typ: "text/x-go; charset=utf-8", body: "package broken(\n"},
+		testFile{path: "docs/read me.txt", body: "spaces\n", hashed: true},
+		testFile{path: "a[1]/b{2}.txt", body: "brackets\n", gzip: true},
+		testFile{path: "café/über.txt", body: "letters\n", hashed: true},
+		testFile{path: "img/_sprite.svg", typ: "image/svg+xml", body: "<svg/>", source: "\"quoted\tsource\"\n", gzip: true},
+	)
+}
+
+// TestEndToEnd generates two packages (one per manifest form) from a tree
+// into a temporary module that uses this repository, builds a program that
+// imports both, vets them, runs the program and compares its report with
+// what the manifest says.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("no go command on PATH:", err)
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	tree := filepath.Join(work, "tree")
+	m := writeTree(t, tree, e2eTree())
+	mod := filepath.Join(work, "mod")
+	gomod := fmt.Sprintf("module example.test\n\ngo 1.26.0\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n", repo)
+	put(t, mod, "go.mod", []byte(gomod))
+	main, err := os.ReadFile(filepath.Join("testdata", "e2e", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, mod, "cmd/check/main.go", main)
+	for _, o := range []Options{
+		{Tree: tree, Dir: filepath.Join(mod, "assets"), ImportPath: "example.test/assets"},
+		{Tree: tree, Dir: filepath.Join(mod, "assetsgo"), Manifest: ManifestGo},
+	} {
+		if err := Generate(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = mod, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	bin := filepath.Join(work, "check")
+	run(gobin, "build", "-o", bin, "./cmd/check")
+	// ./... must not reach into _data, where x.go is not Go.
+	run(gobin, "vet", "./...")
+	got := run(bin, filepath.Join(tree, fs.ManifestName))
+	t.Logf("check printed:\n%s", got)
+
+	var want strings.Builder
+	for _, name := range []string{"assets", "assetsgo"} {
+		fmt.Fprintf(&want, "%s: %d of %d files match the manifest\n", name, len(m.Files), len(m.Files))
+		for _, e := range m.Files {
+			hashed := e.Path
+			if e.Hashed != "" {
+				hashed = e.Hashed
+			}
+			u := "/static/" + (&url.URL{Path: hashed}).EscapedPath()
+			fmt.Fprintf(&want, "%s: GET %s identity: 200 \"\" %s\n", name, u, e.SHA256)
+			for _, enc := range e.Encodings {
+				fmt.Fprintf(&want, "%s: GET %s %s: 200 %q %s\n", name, u, enc.Name, enc.Name, enc.SHA256)
+			}
+		}
+		app, _ := m.Lookup("js/app.js")
+		fmt.Fprintf(&want, "%s: asset /static/%s integrity %s\n", name, app.Hashed, app.Integrity)
+	}
+	if got != want.String() {
+		t.Errorf("check printed:\n%s\nwant:\n%s", got, want.String())
+	}
+}

@@ -1,0 +1,86 @@
+package embedgen
+
+// This file is compiled into embedgen, whose tests read tables with it, and
+// its declarations after the line readerStart are copied into every
+// generated package of the ManifestTable form.
+
+import (
+	iofs "io/fs"
+	"strconv"
+	"strings"
+
+	bakefs "github.com/bakefs/bakefs/fs"
+)
+
+//bakefs:generated-code-below
+
+// parseTable reads the manifest, of the given version, from s, the text of
+// the manifest table: one file per line after a header line, in
+// tab-separated columns path, source, size, type, sha256, hashed,
+// integrity, width, height, then name, path, size and sha256 of each
+// encoding. A field starting with a double quote is a Go string literal.
+func parseTable(s string, version int) (*bakefs.Manifest, error) {
+	_, s, _ = strings.Cut(s, "\n")
+	m := &bakefs.Manifest{Version: version, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
+	for line := range strings.Lines(s) {
+		r := row{f: strings.Split(strings.TrimSuffix(line, "\n"), "\t")}
+		var e bakefs.Entry
+		e.Path = r.text()
+		e.Source = r.text()
+		e.Size = r.num()
+		e.Type = r.text()
+		e.SHA256 = r.text()
+		e.Hashed = r.text()
+		e.Integrity = r.text()
+		e.Width = int(r.num())
+		e.Height = int(r.num())
+		for len(r.f) > 0 && r.err == nil {
+			var enc bakefs.Encoding
+			enc.Name = r.text()
+			enc.Path = r.text()
+			enc.Size = r.num()
+			enc.SHA256 = r.text()
+			e.Encodings = append(e.Encodings, enc)
+		}
+		if r.err != nil {
+			return nil, &iofs.PathError{Op: "parse", Path: "line " + strconv.Itoa(len(m.Files)+2), Err: r.err}
+		}
+		m.Files = append(m.Files, e)
+	}
+	return m, nil
+}
+
+// row is a line of the table being read; err is its first error.
+type row struct {
+	f   []string
+	err error
+}
+
+// text returns the next field as a string.
+func (r *row) text() string {
+	if len(r.f) == 0 {
+		if r.err == nil {
+			r.err = iofs.ErrInvalid
+		}
+		return ""
+	}
+	s := r.f[0]
+	r.f = r.f[1:]
+	if strings.HasPrefix(s, "\"") {
+		u, err := strconv.Unquote(s)
+		if err != nil && r.err == nil {
+			r.err = err
+		}
+		return u
+	}
+	return s
+}
+
+// num returns the next field as a decimal integer.
+func (r *row) num() int64 {
+	n, err := strconv.ParseInt(r.text(), 10, 64)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n
+}

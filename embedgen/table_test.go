@@ -1,0 +1,95 @@
+package embedgen
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bakefs/bakefs/fs"
+)
+
+// roundTrip writes m as a table and reads it back.
+func roundTrip(t *testing.T, m *fs.Manifest) {
+	t.Helper()
+	tab := table(m)
+	got, err := parseTable(string(tab), m.Version)
+	if err != nil {
+		t.Fatalf("parseTable: %v\n%s", err, tab)
+	}
+	if len(m.Files) == 0 && len(got.Files) == 0 {
+		return
+	}
+	if !reflect.DeepEqual(got, m) {
+		t.Fatalf("read back\n%+v\nwant\n%+v\ntable:\n%s", got, m, tab)
+	}
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	odd := fs.Entry{Path: "#not-a-comment.txt", Source: "\"quoted\"\tand tab\nand line", Size: 3, Type: "text/plain; a=\"b\"",
+		SHA256: strings.Repeat("a", 64), Hashed: "x\r\ny", Integrity: "sha384-x", Width: -1, Height: 1 << 40,
+		Encodings: []fs.Encoding{{Name: "br", Path: "", Size: 0, SHA256: "\xff\xfe"}, {Name: "gzip", Path: "a.gz", Size: 9, SHA256: "s"}}}
+	tests := []struct {
+		name string
+		m    *fs.Manifest
+	}{
+		{"empty", &fs.Manifest{Version: 1}},
+		{"small tree", nil},
+		{"odd strings", &fs.Manifest{Version: 1, Files: []fs.Entry{odd, {Path: "b", Type: "t"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := tt.m
+			if m == nil {
+				m = writeTree(t, t.TempDir(), smallTree())
+			}
+			roundTrip(t, m)
+		})
+	}
+}
+
+func TestParseTableErrors(t *testing.T) {
+	const header = tableHeader
+	tests := []struct {
+		name, text string
+	}{
+		{"few fields", header + "a\t\t1\n"},
+		{"size not a number", header + "a\t\tx\tt\th\t\ti\t0\t0\n"},
+		{"half an encoding", header + "a\t\t1\tt\th\t\ti\t0\t0\tgzip\ta.gz\n"},
+		{"bad quote", header + "\"a\t\t1\tt\th\t\ti\t0\t0\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if m, err := parseTable(tt.text, 1); err == nil {
+				t.Fatalf("parseTable = %+v, want an error", m)
+			}
+		})
+	}
+}
+
+// FuzzTable checks that any strings and numbers survive the table.
+func FuzzTable(f *testing.F) {
+	f.Add("js/app.js", "js/app.ts", "text/javascript", "js/app.0123456789.js", int64(12), 0, "gzip", "js/app.js.gz")
+	f.Add("\"", "\t", "\n", "\r", int64(-1), 1<<30, "", "\xff")
+	f.Fuzz(func(t *testing.T, path, source, typ, hashed string, size int64, width int, enc, encPath string) {
+		m := &fs.Manifest{Version: 1, Files: []fs.Entry{
+			{Path: path, Source: source, Size: size, Type: typ, SHA256: typ + path, Hashed: hashed, Integrity: source, Width: width, Height: -width,
+				Encodings: []fs.Encoding{{Name: enc, Path: encPath, Size: -size, SHA256: hashed}}},
+			{Path: encPath, Type: enc},
+		}}
+		roundTrip(t, m)
+	})
+}
+
+func TestManifestFormFlag(t *testing.T) {
+	for _, want := range []ManifestForm{ManifestTable, ManifestGo} {
+		var f ManifestForm = 9
+		if err := f.Set(want.String()); err != nil || f != want {
+			t.Errorf("Set(%q) = %v, form %v; want %v", want.String(), err, f, want)
+		}
+	}
+	var f ManifestForm
+	if err := f.Set("json"); !errors.Is(err, ErrOptions) {
+		t.Errorf("Set(\"json\") = %v, want ErrOptions", err)
+	}
+}

@@ -1,0 +1,92 @@
+package fs
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const (
+	sumA = "1921b918b15842c7fdb115078e610263fac85f159c1d8e0ecec3d89a0faa4005"
+	sumB = "8a51c1b8853b568b5ca25570ef461d6f5a8896f64a952364ed61be1a1e99eb00"
+	sri  = "sha384-aa2pOjyGkOWdUDx78GrRC8Bk/k2+/qhHRXOGWfm1YaqwUgpoOJCIr2yCuLRVoEm7"
+)
+
+func validManifest() *Manifest {
+	return &Manifest{Version: ManifestVersion, Files: []Entry{
+		{Path: "a.js", Size: 6, Type: "text/javascript; charset=utf-8", SHA256: sumA, Hashed: "a.1921b918b1.js", Integrity: sri,
+			Encodings: []Encoding{{Name: "br", Path: "a.js.br", Size: 3, SHA256: sumB}, {Name: "gzip", Path: "a.js.gz", Size: 4, SHA256: sumB}}},
+		{Path: "img/b.png", Source: "img/b.jpg", Size: 6, Type: "image/png", SHA256: sumB, Integrity: sri, Width: 2, Height: 1},
+	}}
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	raw, err := validManifest().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseManifest(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := m.Marshal()
+	if err != nil || !bytes.Equal(raw, again) {
+		t.Fatalf("Marshal of a parsed manifest differs: %v\n%s\n%s", err, raw, again)
+	}
+	if e, ok := m.Lookup("img/b.png"); !ok || e.Width != 2 {
+		t.Fatalf("Lookup = %+v, %v", e, ok)
+	}
+	if _, ok := m.Lookup("img"); ok {
+		t.Fatal("Lookup found a directory")
+	}
+}
+
+func TestManifestValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(m *Manifest)
+		want   string
+	}{
+		{"version", func(m *Manifest) { m.Version = 2 }, "version must be 1"},
+		{"unsorted", func(m *Manifest) { m.Files[0], m.Files[1] = m.Files[1], m.Files[0] }, "not sorted"},
+		{"invalid path", func(m *Manifest) { m.Files[0].Path = "../a.js" }, `invalid path "../a.js"`},
+		{"reserved name", func(m *Manifest) { m.Files[0].Path = ManifestName }, "is reserved"},
+		{"variant clashes", func(m *Manifest) { m.Files[0].Encodings[0].Path = "img/b.png" }, `img/b.png: path "img/b.png" is also used by a.js`},
+		{"hashed clashes", func(m *Manifest) { m.Files[0].Hashed = "a.js.gz" }, `encoding path "a.js.gz" is also used by a.js`},
+		{"bad sha256", func(m *Manifest) { m.Files[0].SHA256 = strings.ToUpper(sumA) }, "bad size, type, sha256 or integrity"},
+		{"bad integrity", func(m *Manifest) { m.Files[0].Integrity = "sha256-abc" }, "bad size, type, sha256 or integrity"},
+		{"unknown encoding", func(m *Manifest) { m.Files[0].Encodings[0].Name = "deflate" }, `unknown encoding "deflate"`},
+		{"encodings unsorted", func(m *Manifest) {
+			e := m.Files[0].Encodings
+			e[0], e[1] = e[1], e[0]
+		}, "encodings not sorted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := validManifest()
+			tt.change(m)
+			err := m.Validate()
+			if !errors.Is(err, ErrManifest) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate = %v, want ErrManifest with %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := ParseManifest([]byte(`{"version":1,"files":[],"extra":1}`)); !errors.Is(err, ErrManifest) {
+		t.Fatalf("unknown field accepted: %v", err)
+	}
+}
+
+func TestHashedName(t *testing.T) {
+	for name, want := range map[string]string{
+		"js/app.js":      "js/app.1921b918b1.js",
+		"a.tar.gz":       "a.tar.1921b918b1.gz",
+		"LICENSE":        "LICENSE.1921b918b1",
+		".well/.env":     ".well/.env.1921b918b1",
+		"dir.v2/archive": "dir.v2/archive.1921b918b1",
+	} {
+		if got := HashedName(name, sumA); got != want {
+			t.Errorf("HashedName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
