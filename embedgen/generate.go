@@ -105,6 +105,8 @@ func Generate(opts Options) error {
 	if err != nil {
 		return err
 	}
+	// A package already written for these inputs is left alone, so that a
+	// build with nothing changed touches nothing.
 	o.stamp = stamp(raw, o)
 	if exists && upToDate(o.Dir, o.stamp, files) {
 		return nil

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 )
 
 // A Cache stores the outputs of chain runs under a content-addressed key:
@@ -22,7 +24,20 @@ import (
 // whole file or none. A Cache is safe for concurrent use.
 type Cache struct {
 	Dir string
+
+	indexOnce sync.Once
+	index     *fileIndex
 }
+
+// files returns the cache's index of file hashes.
+func (c *Cache) files() *fileIndex {
+	c.indexOnce.Do(func() { c.index = &fileIndex{file: filepath.Join(c.Dir, "files.json")} })
+	return c.index
+}
+
+// Flush writes what the cache learned about file hashes in this run. The
+// pipeline calls it at the end of Run.
+func (c *Cache) Flush() error { return c.files().save() }
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
@@ -34,8 +49,12 @@ type cacheEntry struct {
 	Outputs []cacheOutput `json:"outputs"`
 }
 
+// cacheDep is a file a step read. A file under the source root is recorded
+// relative to it (Rel), so that a project moved with its cache still checks
+// its own files.
 type cacheDep struct {
 	File   string `json:"file"`
+	Rel    bool   `json:"rel,omitempty"`
 	SHA256 string `json:"sha256"`
 }
 
@@ -82,7 +101,7 @@ func (c *Cache) blobFile(sum string) string {
 
 // load returns the entry for key when it exists and its dependencies are
 // unchanged.
-func (c *Cache) load(key string) (*cacheEntry, bool) {
+func (c *Cache) load(key, root string) (*cacheEntry, bool) {
 	data, err := os.ReadFile(c.entryFile(key))
 	if err != nil {
 		return nil, false
@@ -92,8 +111,12 @@ func (c *Cache) load(key string) (*cacheEntry, bool) {
 		return nil, false
 	}
 	for _, d := range e.Deps {
-		b, err := os.ReadFile(d.File)
-		if err != nil || SHA256Hex(b) != d.SHA256 {
+		file := d.File
+		if d.Rel {
+			file = filepath.Join(root, filepath.FromSlash(d.File))
+		}
+		stamp, _, err := c.files().sum(file, DefaultMaxInputSize)
+		if err != nil || stamp.SHA256 != d.SHA256 {
 			return nil, false
 		}
 	}
@@ -101,14 +124,18 @@ func (c *Cache) load(key string) (*cacheEntry, bool) {
 }
 
 // store records the outputs of a run, and the files it depended on.
-func (c *Cache) store(key string, deps []string, outs []*output) error {
+func (c *Cache) store(key, root string, deps []string, outs []*output) error {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	for _, file := range deps {
-		b, err := os.ReadFile(file)
+		stamp, _, err := c.files().sum(file, DefaultMaxInputSize)
 		if err != nil {
 			return nil // a dependency that vanished: do not cache
 		}
-		e.Deps = append(e.Deps, cacheDep{File: file, SHA256: SHA256Hex(b)})
+		d := cacheDep{File: file, SHA256: stamp.SHA256}
+		if rel, ok := relativeTo(root, file); ok {
+			d.File, d.Rel = rel, true
+		}
+		e.Deps = append(e.Deps, d)
 	}
 	for i, o := range outs {
 		if err := c.putBlob(o.blob, o.data); err != nil {
@@ -176,4 +203,22 @@ func writeFileAtomic(name string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// relativeTo returns file relative to root, slash-separated, when it is
+// inside root.
+func relativeTo(root, file string) (string, bool) {
+	if root == "" {
+		return "", false
+	}
+	absRoot, err1 := filepath.Abs(root)
+	absFile, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(absRoot, absFile)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 )
 
 // An output is a finished asset: its bytes, or a way to fetch them from the
@@ -83,22 +82,28 @@ func (o *output) bytesOut() int64 {
 	return n
 }
 
+// errNotRegular reports an input that is a directory, device or pipe.
+var errNotRegular = errors.New("not a regular file")
+
 // readInput reads a job's file, refusing anything that is not a regular
 // file or is larger than limit bytes.
 func readInput(job *Job, limit int64) ([]byte, error) {
-	fi, err := os.Stat(job.File)
+	if _, err := statInput(job.File, limit); err != nil {
+		return nil, inputError(job, err)
+	}
+	data, err := readLimited(job.File, limit)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the logical path says which file
-		}
-		return nil, fmt.Errorf("%s: %w", job.Path, err)
+		return nil, inputError(job, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", job.Path)
+	return data, nil
+}
+
+// inputError names the job's logical path in an error about its file,
+// dropping the file's own path, which may be a temporary or sandbox one.
+func inputError(job *Job, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
 	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s: %w: %d bytes, over the limit of %d", job.Path, ErrTooLarge, fi.Size(), limit)
-	}
-	return os.ReadFile(job.File)
+	return fmt.Errorf("%s: %w", job.Path, err)
 }

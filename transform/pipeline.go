@@ -104,6 +104,11 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	close(next)
 	wg.Wait()
 
+	if p.Cache != nil {
+		if err := p.Cache.Flush(); err != nil {
+			return nil, fmt.Errorf("writing cache index: %w", err)
+		}
+	}
 	var errs []error
 	res := &Result{cache: p.Cache}
 	for i, r := range results {
@@ -155,24 +160,31 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 	if limit <= 0 {
 		limit = DefaultMaxInputSize
 	}
-	data, err := readInput(job, limit)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	in = int64(len(data))
 	profile := p.Profile
 	if profile == "" {
 		profile = Release
 	}
+	var data []byte
 	var key string
 	if p.Cache != nil {
-		key = cacheKey(job, profile, SHA256Hex(data))
-		if e, ok := p.Cache.load(key); ok {
+		stamp, read, err := p.Cache.files().sum(job.File, limit)
+		if err != nil {
+			return nil, false, 0, inputError(job, err)
+		}
+		data, in = read, stamp.Size
+		key = cacheKey(job, profile, stamp.SHA256)
+		if e, ok := p.Cache.load(key, p.Root); ok {
 			for _, co := range e.Outputs {
 				outs = append(outs, outputFromCache(co))
 			}
 			return outs, true, in, nil
 		}
+	}
+	if data == nil {
+		if data, err = readInput(job, limit); err != nil {
+			return nil, false, 0, err
+		}
+		in = int64(len(data))
 	}
 	sctx := NewContext(ctx, p.Root, profile)
 	sctx.Resolve = func(logical string) string {
@@ -190,7 +202,7 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		outs = append(outs, newOutput(a, job.source()))
 	}
 	if p.Cache != nil {
-		if err := p.Cache.store(key, sctx.Deps(), outs); err != nil {
+		if err := p.Cache.store(key, p.Root, sctx.Deps(), outs); err != nil {
 			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
 		}
 	}

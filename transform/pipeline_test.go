@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Steps that exist only in tests: they count their runs and fail on demand.
@@ -300,5 +301,40 @@ func TestChainOrder(t *testing.T) {
 	_, err = ParseChain([]string{"test-upper", "tset-upper"})
 	if !errors.Is(err, ErrUnknownStep) || !strings.Contains(err.Error(), `step 2: transform: unknown step "tset-upper" (did you mean "test-upper"?)`) {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// TestCacheFileIndex: files older than the racy window are remembered by
+// size and time, and a new modification time makes them hashed again.
+func TestCacheFileIndex(t *testing.T) {
+	root := writeSources(t, sampleSources)
+	old := time.Now().Add(-time.Hour)
+	for name := range sampleSources {
+		os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), old, old)
+	}
+	cache := &Cache{Dir: t.TempDir()}
+	run := func() *Result {
+		t.Helper()
+		res, err := (&Pipeline{Root: root, Cache: cache}).Run(context.Background(), jobsFor(t, root, "test-upper"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	run()
+	index, err := os.ReadFile(filepath.Join(cache.Dir, "files.json"))
+	if err != nil || bytes.Count(index, []byte(`"sha256"`)) != len(sampleSources) {
+		t.Fatalf("index = %s, %v", index, err)
+	}
+	if res := run(); res.Stats.Cached != len(sampleSources) || res.Stats.BytesIn != 25 {
+		t.Fatalf("second run: %+v", res.Stats)
+	}
+	a := filepath.Join(root, "a.txt")
+	os.WriteFile(a, []byte("omega\n"), 0o644) // same size
+	later := old.Add(time.Minute)
+	os.Chtimes(a, later, later)
+	before := testStepRuns.Load()
+	if res := run(); res.Stats.Ran != 1 || testStepRuns.Load()-before != 1 {
+		t.Fatalf("after a change: %+v", res.Stats)
 	}
 }

@@ -77,7 +77,7 @@ func (r *Result) place(tmp, dir string, old *tree, name string, ref blobRef, dat
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	if old != nil && old.sums[name] == ref.SHA256 {
+	if old != nil && old.sum(name) == ref.SHA256 {
 		if os.Link(filepath.Join(dir, filepath.FromSlash(name)), dst) == nil {
 			return nil
 		}
@@ -90,9 +90,28 @@ func (r *Result) place(tmp, dir string, old *tree, name string, ref blobRef, dat
 }
 
 // A tree is what an existing output directory's manifest says it holds.
+// Its manifest is parsed only when a file is looked up: a run with nothing
+// changed compares the raw bytes and stops there.
 type tree struct {
 	raw  []byte
-	sums map[string]string // file in the tree -> SHA-256
+	sums map[string]string // file in the tree -> SHA-256; nil until sum
+}
+
+// sum returns the SHA-256 the old manifest lists for a file of the tree,
+// or "" when it lists none (or cannot be parsed).
+func (t *tree) sum(name string) string {
+	if t.sums == nil {
+		t.sums = make(map[string]string)
+		if m, err := bfs.ParseManifest(t.raw); err == nil {
+			for _, e := range m.Files {
+				t.sums[e.Path] = e.SHA256
+				for _, enc := range e.Encodings {
+					t.sums[enc.Path] = enc.SHA256
+				}
+			}
+		}
+	}
+	return t.sums[name]
 }
 
 // readTree reads dir's manifest. It returns nil for a missing or empty dir,
@@ -116,16 +135,7 @@ func readTree(dir string) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{raw: raw, sums: make(map[string]string)}
-	if m, err := bfs.ParseManifest(raw); err == nil {
-		for _, e := range m.Files {
-			t.sums[e.Path] = e.SHA256
-			for _, enc := range e.Encodings {
-				t.sums[enc.Path] = enc.SHA256
-			}
-		}
-	}
-	return t, nil
+	return &tree{raw: raw}, nil
 }
 
 // treeComplete reports whether dir has every file of m with its size.
