@@ -1,0 +1,474 @@
+#!/usr/bin/env bash
+# bench/run.sh — side-by-side benchmarks of bakefs against its peers,
+# reported as ratios measured in the same run. `make bench` calls it; it is
+# not part of `make test`. See bench/README.md for what each section
+# measures.
+#
+# Usage: bash bench/run.sh [SECTION...]     SECTION: cold bundle minify warm
+#                                            change serve compile (default: all)
+#
+# Environment:
+#   BENCH_ROUNDS   rounds of each side-by-side comparison (default 5)
+#   BENCH_RESULTS  also write the Markdown results to this file
+#   BENCH_PEERS    where peers are installed and kept between runs
+#                  (default ~/.cache/bakefs-bench)
+#   BENCH_KEEP=1   keep the temporary directory and print its path
+#   BENCH_BAKEFS   a bakefs binary to measure instead of building ./cmd/bakefs
+#
+# Peers, installed when missing: hugo, wrk, hyperfine and rsync (Debian
+# packages), the esbuild CLI (npm, the version of the Go module in go.mod),
+# go-bindata and vfsgen (Go modules, into BENCH_PEERS, not this module).
+# Every server listens on loopback only and every load run is bounded.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
+
+ROUNDS=${BENCH_ROUNDS:-5}
+PEERS=${BENCH_PEERS:-${XDG_CACHE_HOME:-$HOME/.cache}/bakefs-bench}
+SECTIONS=("$@")
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile)
+for s in "${SECTIONS[@]}"; do
+  case $s in cold | bundle | minify | warm | change | serve | compile) ;;
+  *) echo "bench/run.sh: unknown section $s" >&2; exit 2 ;;
+  esac
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bakefs-bench.XXXXXX")
+RESULTS=$WORK/results.md
+SERVER_PID=
+cleanup() {
+  local rc=$?
+  if [ -n "$SERVER_PID" ]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  if [ "${BENCH_KEEP:-0}" = 1 ]; then
+    echo "bench/run.sh: kept $WORK" >&2
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "bench: $*" >&2; }
+want() { local s; for s in "${SECTIONS[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+out() { printf '%s\n' "$@" >>"$RESULTS"; }
+# bytes FILE...: total size in bytes.
+bytes() { cat "$@" | wc -c | tr -d ' '; }
+# treebytes DIR: total size of the files under DIR but manifests and index pages.
+treebytes() { find "$1" -type f ! -name bakefs-manifest.json ! -name index.html -print0 | xargs -0 cat | wc -c | tr -d ' '; }
+
+# ---------------------------------------------------------------- peers --
+
+install_debian() {
+  local missing=()
+  command -v hugo >/dev/null || missing+=(hugo)
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v hyperfine >/dev/null || missing+=(hyperfine)
+  command -v rsync >/dev/null || missing+=(rsync)
+  [ ${#missing[@]} -eq 0 ] && return
+  log "installing ${missing[*]} (Debian packages)"
+  local sudo=
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+ESBUILD_VERSION=$(awk '$1 == "github.com/evanw/esbuild" { sub(/^v/, "", $2); print $2 }' go.mod)
+ESBUILD=$PEERS/npm/node_modules/.bin/esbuild
+install_esbuild() {
+  if [ -x "$ESBUILD" ] && [ "$("$ESBUILD" --version)" = "$ESBUILD_VERSION" ]; then return; fi
+  log "installing esbuild@$ESBUILD_VERSION (npm)"
+  npm install --prefix "$PEERS/npm" --no-audit --no-fund --silent "esbuild@$ESBUILD_VERSION" >/dev/null
+  [ "$("$ESBUILD" --version)" = "$ESBUILD_VERSION" ]
+}
+
+GO_BINDATA_VERSION=v3.1.3
+VFSGEN_VERSION=v0.0.0-20230704071429-0000e147ea92
+GO_BINDATA=$PEERS/bin/go-bindata
+VFSGEN=$PEERS/bin/vfsgen-gen
+install_go_peers() {
+  if [ ! -x "$GO_BINDATA" ]; then
+    log "installing go-bindata $GO_BINDATA_VERSION (Go module)"
+    # go install module@version would look the module's deprecation up
+    # in its latest version, which the proxy does not list: a module of
+    # its own pins it instead.
+    local mod=$WORK/go-bindata
+    mkdir -p "$mod"
+    (cd "$mod" && printf 'module gobindatatool\n\ngo 1.26\n' >go.mod &&
+      go get "github.com/go-bindata/go-bindata/v3@$GO_BINDATA_VERSION" >/dev/null 2>&1 &&
+      go build -o "$GO_BINDATA" github.com/go-bindata/go-bindata/v3/go-bindata)
+  fi
+  if [ ! -x "$VFSGEN" ]; then
+    # vfsgen is a library: a five-line program in a module of its own
+    # calls it, so that this module's go.mod never names it.
+    log "installing vfsgen $VFSGEN_VERSION (Go module)"
+    local mod=$WORK/vfsgen-gen
+    mkdir -p "$mod"
+    cat >"$mod/main.go" <<'EOF'
+// Command vfsgen-gen writes DIR as a vfsgen package: vfsgen-gen DIR FILE PACKAGE.
+package main
+
+import (
+	"log"
+	"net/http"
+	"os"
+
+	"github.com/shurcooL/vfsgen"
+)
+
+func main() {
+	if len(os.Args) != 4 {
+		log.Fatal("usage: vfsgen-gen DIR FILE PACKAGE")
+	}
+	err := vfsgen.Generate(http.Dir(os.Args[1]), vfsgen.Options{Filename: os.Args[2], PackageName: os.Args[3], VariableName: "Assets"})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+EOF
+    (cd "$mod" && printf 'module vfsgengen\n\ngo 1.26\n' >go.mod &&
+      go get "github.com/shurcooL/vfsgen@$VFSGEN_VERSION" >/dev/null 2>&1 &&
+      go build -o "$VFSGEN" .)
+  fi
+}
+
+# --------------------------------------------------------------- set-up --
+
+log "work dir $WORK"
+mkdir -p "$PEERS" "$WORK/bin"
+install_debian
+want bundle && install_esbuild
+want compile && install_go_peers
+
+log "building bakefs, the generator and the measuring tool"
+if [ -n "${BENCH_BAKEFS:-}" ]; then
+  cp "$BENCH_BAKEFS" "$WORK/bin/bakefs"
+else
+  go build -trimpath -o "$WORK/bin/bakefs" ./cmd/bakefs
+fi
+go build -o "$WORK/bin/gen" ./bench/gen
+go build -o "$WORK/bin/sidebyside" ./bench/sidebyside
+BAKEFS=$WORK/bin/bakefs
+SBS=$WORK/bin/sidebyside
+
+cat >"$RESULTS" <<EOF
+## Results of bench/run.sh — $(date -u '+%Y-%m-%d %H:%M UTC')
+
+Machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load average at start $(cut -d' ' -f1-3 /proc/loadavg); $(go version | cut -d' ' -f3); esbuild $ESBUILD_VERSION; $(hugo version 2>/dev/null | cut -d' ' -f1-2); $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2); $(hyperfine --version).
+Ratios compare commands run in alternation in the same rounds; below 1× means faster than the first row.
+
+EOF
+
+# The synthetic tree of 1,000 files, generated once and copied per section.
+SYNTH=$WORK/synth1000
+"$WORK/bin/gen" -out "$SYNTH" -files 1000 >"$WORK/synth1000.txt"
+log "synthetic tree: $(cat "$WORK/synth1000.txt")"
+WARM=$WORK/synth1000-warm
+warm_tree() {
+  if [ ! -d "$WARM" ]; then
+    log "building the synthetic tree once (cold, release profile)"
+    cp -a "$SYNTH" "$WARM"
+    "$BAKEFS" build -f "$WARM/bakefs.toml" 2>>"$WORK/build.log"
+  fi
+}
+# The built tree is used in place, never copied: cache entries name the
+# files a bundle read by absolute path, so a copy would check the
+# original's imports.
+
+# ----------------------------------------------------------------- cold --
+
+if want cold; then
+  log "cold builds"
+  out "### a. Cold pipeline: \`bakefs build\` with an empty cache" ""
+  out "Synthetic tree: $(cat "$WORK/synth1000.txt")" ""
+  cold=$WORK/cold
+  cp -a "$SYNTH" "$cold"
+  args=(-rounds 3 -warmup 0 -md "$RESULTS"
+    -prepare "synth1000-cold=rm -rf $cold/build $cold/.bakefs-cache")
+  cmds=("synth1000-cold=$BAKEFS build -f $cold/bakefs.toml" "synth1000-warm=$BAKEFS build -f $cold/bakefs.toml")
+  if [ -f examples/webapp/bakefs.toml ]; then
+    # A copy, so that the checkout's build, cache and package stay as
+    # they are; the copy keeps the example's relative paths.
+    webapp=$WORK/webapp
+    cp -a examples/webapp "$webapp"
+    wout=$(sed -n 's/^out *= *"\(.*\)".*/\1/p' "$webapp/bakefs.toml")
+    wcache=$(sed -n 's/^cache *= *"\(.*\)".*/\1/p' "$webapp/bakefs.toml")
+    wpkg=$(awk '/^\[package\]/ { p = 1 } p && /^dir *=/ { gsub(/.*= *"|".*/, ""); print; exit }' "$webapp/bakefs.toml")
+    wclean="rm -rf $webapp/${wout:?} $webapp/${wcache:-.bakefs-cache}"
+    [ -n "$wpkg" ] && wclean="$wclean $webapp/$wpkg"
+    args+=(-prepare "webapp-cold=$wclean")
+    cmds+=("webapp-cold=$BAKEFS build -f $webapp/bakefs.toml" "webapp-warm=$BAKEFS build -f $webapp/bakefs.toml")
+  else
+    out "examples/webapp/bakefs.toml does not exist yet: only the synthetic tree is measured." ""
+  fi
+  "$SBS" -title "Cold and warm builds (release profile: br 11, gzip 9)" "${args[@]}" "${cmds[@]}" >/dev/null
+fi
+
+# --------------------------------------------------------------- bundle --
+
+if want bundle; then
+  log "bundle + minify vs the esbuild CLI"
+  out "### b. Bundle + minify one TypeScript entry: bakefs transform vs the esbuild CLI" ""
+  b=$WORK/bundle
+  mkdir -p "$b"
+  web=$SYNTH/web
+  for entry in all entry-00; do
+    bo=$b/$entry
+    mkdir -p "$bo"
+    "$SBS" -rounds "$((ROUNDS * 2))" -warmup 1 -md "$RESULTS" \
+      -title "ts/$entry.ts ($(bytes "$web/ts/$entry.ts") B entry)" \
+      -prepare "esbuild-cli=rm -rf $bo/esbuild" \
+      -prepare "bakefs-bundle+minify=rm -rf $bo/bakefs" \
+      -prepare "bakefs-bundle-minify-option=rm -rf $bo/bakefs-one" \
+      "esbuild-cli=$ESBUILD $web/ts/$entry.ts --bundle --format=esm --target=es2020 --minify --log-level=warning --outfile=$bo/esbuild/$entry.js" \
+      "bakefs-bundle+minify=$BAKEFS transform --no-cache --root $web --out $bo/bakefs --step bundle:format=esm --step minify $web/ts/$entry.ts" \
+      "bakefs-bundle-minify-option=$BAKEFS transform --no-cache --root $web --out $bo/bakefs-one --step bundle:format=esm,minify=true $web/ts/$entry.ts" \
+      >/dev/null
+    out "Output: esbuild CLI $(bytes "$bo/esbuild/$entry.js") B, bakefs bundle+minify $(bytes "$bo/bakefs/ts/$entry.js") B, bakefs bundle:minify=true $(bytes "$bo/bakefs-one/ts/$entry.js") B." ""
+  done
+fi
+
+# --------------------------------------------------------------- minify --
+
+if want minify; then
+  log "minify vs Hugo"
+  out "### b'. Minify CSS, JSON, SVG and HTML: bakefs transform vs Hugo's resources.Minify" ""
+  m=$WORK/minify
+  mkdir -p "$m/site/assets" "$m/site/layouts" "$m/copy/layouts"
+  web=$SYNTH/web
+  (cd "$web" && cp -r css data img pages "$m/site/assets/")
+  (cd "$web" && find css data img pages -type f | sort) >"$m/files.txt"
+  nfiles=$(wc -l <"$m/files.txt")
+  # bakefs: one transform over every file (the minify step, and the same
+  # run with no step, which copies: the fixed cost of reading and writing).
+  for v in minify copy; do
+    steps=
+    [ $v = minify ] && steps="--step minify"
+    {
+      echo "#!/usr/bin/env bash"
+      echo "cd $web && exec $BAKEFS transform --no-cache --root . --out $m/bakefs-$v $steps \\"
+      sed 's/$/ \\/' "$m/files.txt"
+      echo
+    } >"$m/bakefs-$v.sh"
+  done
+  # Hugo: a site whose assets are the same files; the home page runs
+  # resources.Minify on each and publishes the result. The "copy" site
+  # publishes them unchanged: Hugo's fixed cost.
+  printf 'baseURL = "http://localhost/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404", "section", "page"]\n' >"$m/site/config.toml"
+  cp "$m/site/config.toml" "$m/copy/config.toml"
+  ln -s "$m/site/assets" "$m/copy/assets"
+  echo '{{ range resources.Match "**" }}{{ with . | resources.Minify }}{{ .RelPermalink }}{{ end }} {{ end }}' >"$m/site/layouts/index.html"
+  echo '{{ range resources.Match "**" }}{{ .RelPermalink }} {{ end }}' >"$m/copy/layouts/index.html"
+  hugo_cmd() { echo "hugo --quiet --source $1 --destination $2 --ignoreCache --noBuildLock --cacheDir $1/cache"; }
+  "$SBS" -rounds "$ROUNDS" -warmup 1 \
+    -title "$nfiles files, $(cd "$web" && bytes $(cat "$m/files.txt")) B" \
+    -prepare "bakefs-minify=rm -rf $m/bakefs-minify" \
+    -prepare "bakefs-minify-1cpu=rm -rf $m/bakefs-minify" \
+    -prepare "bakefs-copy=rm -rf $m/bakefs-copy" \
+    -prepare "hugo-minify=rm -rf $m/hugo-minify $m/site/cache $m/site/resources" \
+    -prepare "hugo-copy=rm -rf $m/hugo-copy $m/copy/cache $m/copy/resources" \
+    "bakefs-minify=bash $m/bakefs-minify.sh" \
+    "bakefs-minify-1cpu=GOMAXPROCS=1 bash $m/bakefs-minify.sh" \
+    "bakefs-copy=bash $m/bakefs-copy.sh" \
+    "hugo-minify=$(hugo_cmd "$m/site" "$m/hugo-minify")" \
+    "hugo-copy=$(hugo_cmd "$m/copy" "$m/hugo-copy")" \
+    >"$m/table.md"
+  # Fixed costs subtracted: minify work alone (medians).
+  med() { awk -F'|' -v n="$1" '$2 ~ "^ "n" $" { split($3, a, " "); v = a[1]; if (a[2] == "s") v *= 1000; print v }' "$m/table.md"; }
+  bm=$(med bakefs-minify) bc=$(med bakefs-copy) hm=$(med hugo-minify) hc=$(med hugo-copy)
+  ratio=$(awk -v bm="$bm" -v bc="$bc" -v hm="$hm" -v hc="$hc" 'BEGIN {
+    if (bm <= bc || hm <= hc) print "not measurable (a copy run was slower than its minify run: noise)"
+    else printf "%.2f×\n", (hm - hc) / (bm - bc) }')
+  cat "$m/table.md" >>"$RESULTS"
+  out ""
+  ob=$(treebytes "$m/bakefs-minify")
+  oh=$(treebytes "$m/hugo-minify")
+  out "Minify work alone (median minus the copy run of the same tool): bakefs $(awk -v a="$bm" -v b="$bc" 'BEGIN { printf "%.0f", a - b }') ms, Hugo $(awk -v a="$hm" -v b="$hc" 'BEGIN { printf "%.0f", a - b }') ms: Hugo/bakefs = ${ratio}." \
+    "Output: bakefs $ob B, Hugo $oh B (bakefs minifies CSS with esbuild, Hugo with tdewolff/minify; HTML, SVG and JSON both with tdewolff/minify, Hugo's an older version)." ""
+fi
+
+# ----------------------------------------------------------------- warm --
+
+if want warm; then
+  log "warm no-change build"
+  out "### c. Warm no-change \`bakefs build\` on 1,000 files (target < 50 ms)" ""
+  warm_tree
+  w=$WARM
+  hyperfine -N --style basic --warmup 3 --runs "$((ROUNDS * 6))" --export-json "$WORK/warm.json" \
+    "$BAKEFS build -f $w/bakefs.toml" >"$WORK/warm-hyperfine.txt" 2>&1
+  jq -r '.results[0] | "hyperfine, \(.times | length) runs after 3 warm-up runs: mean \(.mean * 1000 | . * 10 | round / 10) ms ± \(.stddev * 1000 | . * 10 | round / 10) ms (σ), median \(.median * 1000 | . * 10 | round / 10) ms, min \(.min * 1000 | . * 10 | round / 10) ms, max \(.max * 1000 | . * 10 | round / 10) ms; user \(.user * 1000 | round) ms, system \(.system * 1000 | round) ms."' "$WORK/warm.json" >>"$RESULTS"
+  out "" "Command: \`hyperfine -N --warmup 3 --runs $((ROUNDS * 6)) 'bakefs build -f synth1000/bakefs.toml'\`" ""
+  rsync -a "$w/web/" "$WORK/warm-rsync/"
+  "$SBS" -rounds "$((ROUNDS * 2))" -warmup 2 -md "$RESULTS" \
+    -title "Floor references: copying the same source tree" \
+    -prepare "cp-r=rm -rf $WORK/warm-cp" \
+    "bakefs-warm=$BAKEFS build -f $w/bakefs.toml" \
+    "rsync-nochange=rsync -a $w/web/ $WORK/warm-rsync/" \
+    "cp-r=cp -r $w/web $WORK/warm-cp" >/dev/null
+fi
+
+# --------------------------------------------------------------- change --
+
+if want change; then
+  log "one file changed"
+  out "### d. One file changed, 1,000 files" ""
+  warm_tree
+  c=$WARM
+  # bump FILE: append a line never seen before, so the cache cannot answer.
+  cat >"$WORK/bump.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euo pipefail
+n=$(cat "$1.n" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" >"$1.n"
+case $1 in
+*.css) printf '\n.bench-%d { order: %d; }\n' "$n" "$n" >>"$1" ;;
+*.ts) printf '\nexport const bench%d = %d;\n' "$n" "$n" >>"$1" ;;
+esac
+EOF
+  "$SBS" -rounds 3 -warmup 1 -md "$RESULTS" \
+    -title "Rebuild after one change (release profile)" \
+    -prepare "css-changed=bash $WORK/bump.sh $c/web/css/00/c0000.css" \
+    -prepare "ts-module-changed=bash $WORK/bump.sh $c/web/ts/g00/m0000.ts" \
+    "no-change=$BAKEFS build -f $c/bakefs.toml" \
+    "css-changed=$BAKEFS build -f $c/bakefs.toml" \
+    "ts-module-changed=$BAKEFS build -f $c/bakefs.toml" >/dev/null
+  out "css-changed re-minifies and recompresses one style sheet; ts-module-changed re-runs two bundles (its group's entry and all.ts, $(bytes "$c/build/ts/all.js") B minified) with Brotli 11 and gzip 9." ""
+fi
+
+# ---------------------------------------------------------------- serve --
+
+if want serve; then
+  log "handler throughput"
+  out "### e. Serving a ~400 KB script: bakefs handler (precompressed br) vs http.FileServer(http.FS(embed.FS))" ""
+  e=$WORK/serve
+  "$WORK/bin/gen" -out "$e/src" -files 620 >/dev/null
+  # A copy of bench/server in a module of its own that requires this one,
+  # with the tree in its site/ directory: the checkout is left as it is.
+  mkdir -p "$e/srv/site"
+  cp bench/server/main.go bench/server/handlers.go "$e/srv/"
+  cp bench/server/site/README.md "$e/srv/site/"
+  cp go.sum "$e/srv/"
+  printf 'module benchserver\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$e/srv/go.mod"
+  "$BAKEFS" transform --no-cache --root "$e/src/web" --out "$e/srv/site/tree" \
+    --step bundle:format=esm --step minify --compress br,gzip \
+    --file "js/app.ts=$e/src/web/ts/all.ts" 2>>"$WORK/build.log"
+  (cd "$e/srv" && GOFLAGS=-mod=mod go build -o "$WORK/bin/server" .)
+  port=$((20000 + RANDOM % 20000))
+  "$WORK/bin/server" -bakefs "127.0.0.1:$port" -plain "127.0.0.1:$((port + 1))" -file js/app.js -timeout 5m >"$e/ready" 2>"$e/server.log" &
+  SERVER_PID=$!
+  for _ in $(seq 100); do grep -q '^ready' "$e/ready" && break; sleep 0.1; done
+  grep -q '^ready' "$e/ready" || { cat "$e/server.log" >&2; exit 1; }
+  read -r _ bakefs_url plain_url size br gz < <(sed 's/[a-z]*=//g' "$e/ready")
+  # Check what each side sends before measuring it.
+  curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' -w '%{size_download}' "$bakefs_url" >"$e/check-bakefs"
+  curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' -w '%{size_download}' "$plain_url" >"$e/check-plain"
+  [ "$(cat "$e/check-bakefs")" = "$br" ] && [ "$(cat "$e/check-plain")" = "$size" ]
+  out "js/app.js: $size B, br $br B, gzip $gz B (synthetic code compresses $(awk -v a="$size" -v b="$br" 'BEGIN { printf "%.1f", a / b }')× with Brotli; real minified code compresses about 3–5×, which narrows the gap)." ""
+  out "| run | server | requests/s | transfer/s | socket errors |" "|---|---|---:|---:|---|"
+  run=0
+  for round in 1 2; do
+    for side in bakefs plain; do
+      url=$bakefs_url
+      [ $side = plain ] && url=$plain_url
+      run=$((run + 1))
+      timeout 30 wrk -t1 -c16 -d10s --timeout 5s -H 'Accept-Encoding: br, gzip' "$url" >"$e/wrk-$side-$round.txt"
+      rps=$(awk '/^Requests\/sec:/ { print $2 }' "$e/wrk-$side-$round.txt")
+      tps=$(awk '/^Transfer\/sec:/ { print $2 }' "$e/wrk-$side-$round.txt")
+      if grep -q Non-2xx "$e/wrk-$side-$round.txt"; then cat "$e/wrk-$side-$round.txt" >&2; exit 1; fi
+      # wrk counts the requests still open when it stops as timeouts.
+      errs=$(awk -F': ' '/Socket errors/ { print $2 }' "$e/wrk-$side-$round.txt")
+      echo "$side $rps" >>"$e/rps.txt"
+      out "| $run | $side | $rps | $tps | ${errs:-none} |"
+    done
+  done
+  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+  ratio=$(awk '$1 == "bakefs" { b += $2; nb++ } $1 == "plain" { p += $2; np++ } END { printf "%.2f", (b / nb) / (p / np) }' "$e/rps.txt")
+  out "" "Requests/s, bakefs / http.FileServer: **${ratio}×** (mean of two alternating runs each; goal ≥ 3×)." \
+    "Command: \`wrk -t1 -c16 -d10s -H 'Accept-Encoding: br, gzip' URL\`, loopback, server and wrk on the same $(nproc) cores." ""
+fi
+
+# -------------------------------------------------------------- compile --
+
+if want compile; then
+  log "embed compile cost"
+  out "### f. Compile cost of embedding ~5 MB in 750 files" ""
+  f=$WORK/compile
+  "$WORK/bin/gen" -out "$f/src" -files 750 -size 6800 >/dev/null
+  # One tree for every tool: the 750 files as they are (a transform with
+  # no step), plus the manifest that bakefs embed needs.
+  (cd "$f/src/web" && find . -type f | sed 's|^\./||' | sort >"$f/files.txt")
+  (cd "$f/src/web" && xargs "$BAKEFS" transform --no-cache --root . --out "$f/tree" <"$f/files.txt") 2>>"$WORK/build.log"
+  mod=$f/mod
+  mkdir -p "$mod"
+  cp go.sum "$mod/"
+  printf 'module benchembed\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$mod/go.mod"
+  "$BAKEFS" embed --tree "$f/tree" --out "$mod/bakefsassets" --package bakefsassets
+  mkdir -p "$mod/embedassets" "$mod/bindataassets" "$mod/vfsgenassets"
+  cp -r "$f/tree" "$mod/embedassets/tree"
+  printf 'package embedassets\n\nimport "embed"\n\n//go:embed all:tree\nvar Assets embed.FS\n' >"$mod/embedassets/embed.go"
+  "$GO_BINDATA" -pkg bindataassets -o "$mod/bindataassets/bindata.go" -prefix "$f/tree" "$f/tree/..."
+  "$VFSGEN" "$f/tree" "$mod/vfsgenassets/vfsgen.go" vfsgenassets
+  # One command per tool, each reading one file so that the linker keeps
+  # the data.
+  file=$(sed -n 1p "$f/files.txt")
+  mkcmd() {
+    mkdir -p "$mod/cmd/$1"
+    printf 'package main\n\nimport (\n\t"fmt"\n%s\n\t"%s"\n)\n\nfunc main() {\n\t%s\n}\n' "$2" "benchembed/$1" "$3" >"$mod/cmd/$1/main.go"
+  }
+  mkcmd bakefsassets '' "b, err := bakefsassets.FS.ReadFile(\"$file\")
+	fmt.Println(len(b), err)"
+  mkcmd embedassets '' "b, err := embedassets.Assets.ReadFile(\"tree/$file\")
+	fmt.Println(len(b), err)"
+  mkcmd bindataassets '' "b, err := bindataassets.Asset(\"$file\")
+	fmt.Println(len(b), err)"
+  mkcmd vfsgenassets '	"io"' "f, err := vfsgenassets.Assets.Open(\"/$file\")
+	if err != nil {
+		panic(err)
+	}
+	b, err := io.ReadAll(f)
+	fmt.Println(len(b), err)"
+  for p in bakefsassets embedassets bindataassets vfsgenassets; do
+    (cd "$mod" && GOFLAGS=-mod=mod go build -o "$f/$p.bin" "./cmd/$p" && "$f/$p.bin" | grep -q ' <nil>$') || { log "$p does not build or run"; exit 1; }
+  done
+  # Each run compiles the asset package again (a new constant in it) and
+  # links the command; the standard library stays in the shared cache.
+  export GOCACHE=$f/gocache
+  # nonce.sh DIR: a constant never seen before in the package at DIR.
+  cat >"$WORK/nonce.sh" <<'EOF'
+#!/usr/bin/env bash
+printf 'package %s\n\nconst nonce = %s\n' "$(basename "$1")" "$(date +%s%N)" >"$1/zz_nonce.go"
+EOF
+  args=(-prepare "bakefs=bash $WORK/nonce.sh $mod/bakefsassets"
+    -prepare "go:embed=bash $WORK/nonce.sh $mod/embedassets"
+    -prepare "go-bindata=bash $WORK/nonce.sh $mod/bindataassets"
+    -prepare "vfsgen=bash $WORK/nonce.sh $mod/vfsgenassets")
+  (cd "$mod" && "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "go build after the embedded tree changed ($(wc -l <"$f/files.txt") files, $(cd "$f/tree" && bytes $(cat "$f/files.txt")) B)" \
+    "${args[@]}" \
+    "bakefs=GOFLAGS=-mod=mod go build -o $f/out-bakefs ./cmd/bakefsassets" \
+    "go:embed=GOFLAGS=-mod=mod go build -o $f/out-embed ./cmd/embedassets" \
+    "go-bindata=GOFLAGS=-mod=mod go build -o $f/out-bindata ./cmd/bindataassets" \
+    "vfsgen=GOFLAGS=-mod=mod go build -o $f/out-vfsgen ./cmd/vfsgenassets" >/dev/null)
+  unset GOCACHE
+  out "Generated Go source: bakefs $(bytes "$mod"/bakefsassets/*.go) B (data in $(find "$mod/bakefsassets" -type f ! -name '*.go' | wc -l) embedded files), go-bindata $(bytes "$mod/bindataassets/bindata.go") B (gzip in string literals), vfsgen $(bytes "$mod/vfsgenassets/vfsgen.go") B (gzip in string literals)." \
+    "Binary: bakefs $(bytes "$f/out-bakefs") B, go:embed $(bytes "$f/out-embed") B, go-bindata $(bytes "$f/out-bindata") B, vfsgen $(bytes "$f/out-vfsgen") B." \
+    "Peers: go-bindata $GO_BINDATA_VERSION, vfsgen $VFSGEN_VERSION; peak RSS is that of go build and the compiler and linker it waits for." ""
+  if [ -f bench/compile/main.go ]; then
+    log "bench/compile"
+    out "#### bench/compile (generated package vs hand-written //go:embed)" ""
+    if go run ./bench/compile -sizes 750:5 -runs 3 >"$f/compile.txt" 2>&1; then
+      out '```' "$(cat "$f/compile.txt")" '```' ""
+    else
+      out "bench/compile failed: $(tail -3 "$f/compile.txt")" ""
+    fi
+  fi
+fi
+
+# Temporary paths read better as $WORK, peers as $BENCH_PEERS.
+sed -i -e "s|$WORK|\$WORK|g" -e "s|$PEERS|\$BENCH_PEERS|g" "$RESULTS"
+cat "$RESULTS"
+if [ -n "${BENCH_RESULTS:-}" ]; then cp "$RESULTS" "$BENCH_RESULTS"; fi
