@@ -55,7 +55,7 @@ func mustNew() *bakefs.FS {
 	if err != nil {
 		panic("assets: embedded assets do not match their manifest: " + err.Error())
 	}
-	m, err := parseTable(table)
+	m, err := parseTable(table, 1)
 	if err != nil {
 		panic("assets: embedded assets do not match their manifest: " + err.Error())
 	}
@@ -66,18 +66,19 @@ func mustNew() *bakefs.FS {
 	return f
 }
 
-// table is the manifest, one file per line after a header line, in
-// tab-separated columns: path, source, size, type, sha256, hashed,
-// integrity, width, height, then name, path, size and sha256 of each
-// encoding. A field starting with a double quote is a Go string literal.
+// table is the manifest, in the form parseTable reads.
 //
 //go:embed "bakefs-manifest.tsv"
 var table string
 
-// parseTable reads the manifest from table.
-func parseTable(s string) (*bakefs.Manifest, error) {
+// parseTable reads the manifest, of the given version, from s, the text of
+// the manifest table: one file per line after a header line, in
+// tab-separated columns path, source, size, type, sha256, hashed,
+// integrity, width, height, then name, path, size and sha256 of each
+// encoding. A field starting with a double quote is a Go string literal.
+func parseTable(s string, version int) (*bakefs.Manifest, error) {
 	_, s, _ = strings.Cut(s, "\n")
-	m := &bakefs.Manifest{Version: 1, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
+	m := &bakefs.Manifest{Version: version, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
 	for line := range strings.Lines(s) {
 		r := row{f: strings.Split(strings.TrimSuffix(line, "\n"), "\t")}
 		var e bakefs.Entry
@@ -99,19 +100,20 @@ func parseTable(s string) (*bakefs.Manifest, error) {
 			e.Encodings = append(e.Encodings, enc)
 		}
 		if r.err != nil {
-			return nil, &iofs.PathError{Op: "parse", Path: "bakefs-manifest.tsv", Err: r.err}
+			return nil, &iofs.PathError{Op: "parse", Path: "line " + strconv.Itoa(len(m.Files)+2), Err: r.err}
 		}
 		m.Files = append(m.Files, e)
 	}
 	return m, nil
 }
 
-// row is a line of table being read; err is its first error.
+// row is a line of the table being read; err is its first error.
 type row struct {
 	f   []string
 	err error
 }
 
+// text returns the next field as a string.
 func (r *row) text() string {
 	if len(r.f) == 0 {
 		if r.err == nil {
@@ -131,6 +133,7 @@ func (r *row) text() string {
 	return s
 }
 
+// num returns the next field as a decimal integer.
 func (r *row) num() int64 {
 	n, err := strconv.ParseInt(r.text(), 10, 64)
 	if err != nil && r.err == nil {
