@@ -1,96 +1,18 @@
 package transform
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"sync"
 	"testing"
+
+	"github.com/bakefs/bakefs/internal/golden"
 )
 
-// Golden files live under testdata/golden. Run `go test ./transform -update`
-// to rewrite them from the current output; without -update a difference
-// fails the test, and so does a golden file that no test read (a stale one
-// left behind by a renamed or deleted test).
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+// Golden files live under testdata/golden; go test ./transform -update rewrites
+// them, and a golden file that no test read fails the run (see
+// internal/golden).
+func TestMain(m *testing.M) { golden.Main(m) }
 
-var (
-	goldenMu   sync.Mutex
-	goldenUsed = make(map[string]bool)
-)
-
-// checkGolden compares got with testdata/golden/name, or writes it there
-// under -update.
+// checkGolden compares got with testdata/golden/name.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	file := filepath.Join("testdata", "golden", filepath.FromSlash(name))
-	goldenMu.Lock()
-	goldenUsed[filepath.ToSlash(file)] = true
-	goldenMu.Unlock()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("golden file missing (run go test ./transform -update): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from its golden file (go test ./transform -update refreshes it)\n--- got\n%s\n--- want\n%s", name, clip(got), clip(want))
-	}
-}
-
-func clip(b []byte) string {
-	if len(b) > 2000 {
-		return string(b[:2000]) + "…"
-	}
-	return string(b)
-}
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	code := m.Run()
-	if code == 0 && fullRun() {
-		if stale := staleGoldens(); len(stale) > 0 {
-			fmt.Fprintf(os.Stderr, "golden files that no test read (delete them or run go test ./transform -update after removing them):\n")
-			for _, f := range stale {
-				fmt.Fprintf(os.Stderr, "\t%s\n", f)
-			}
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
-
-// fullRun reports whether every test ran, so that unused goldens are stale
-// rather than merely filtered out by -run or -skip.
-func fullRun() bool {
-	for _, name := range []string{"test.run", "test.skip", "test.fuzz"} {
-		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
-			return false
-		}
-	}
-	return !testing.Short()
-}
-
-func staleGoldens() []string {
-	var stale []string
-	root := filepath.Join("testdata", "golden")
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && !goldenUsed[filepath.ToSlash(p)] {
-			stale = append(stale, p)
-		}
-		return nil
-	})
-	sort.Strings(stale)
-	return stale
+	golden.Check(t, name, got)
 }

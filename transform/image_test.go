@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bakefs/bakefs/internal/golden"
 )
 
 // The images under testdata/images are made by testImages below, so that
@@ -56,7 +58,7 @@ func TestImageTestdata(t *testing.T) {
 	dir := filepath.Join("testdata", "images")
 	for name, want := range testImages(t) {
 		file := filepath.Join(dir, name)
-		if *update {
+		if golden.Updating() {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -307,7 +309,7 @@ func decodePixels(t testing.TB, name string, data []byte) *image.NRGBA {
 func checkGoldenImage(t *testing.T, name string, data []byte) {
 	t.Helper()
 	got := decodePixels(t, name, data)
-	if *update {
+	if golden.Updating() {
 		var buf bytes.Buffer
 		if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, got); err != nil {
 			t.Fatal(err)
@@ -315,15 +317,7 @@ func checkGoldenImage(t *testing.T, name string, data []byte) {
 		checkGolden(t, name, buf.Bytes())
 		return
 	}
-	file := filepath.Join("testdata", "golden", filepath.FromSlash(name))
-	goldenMu.Lock()
-	goldenUsed[filepath.ToSlash(file)] = true
-	goldenMu.Unlock()
-	wantData, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("golden image missing (run go test ./transform -update): %v", err)
-	}
-	want := decodePixels(t, name, wantData)
+	want := decodePixels(t, name, golden.Read(t, name))
 	if got.Bounds() != want.Bounds() {
 		t.Fatalf("%s: got %v pixels, golden has %v", name, got.Bounds().Size(), want.Bounds().Size())
 	}
