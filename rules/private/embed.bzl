@@ -1,0 +1,182 @@
+"""go_embed_data: a go_library that embeds bakefs assets with //go:embed."""
+
+load("@io_bazel_rules_go//go:def.bzl", "go_library")
+load(":providers.bzl", "BakefsAssetsInfo")
+load(":transform.bzl", "TRANSFORM_ATTRS", "run_transform")
+
+# What `bakefs embed --out DIR` writes (see embedgen.Generate): the Go file,
+# the manifest as a table, and below _data every file and variant of the
+# tree. (It also writes bakefs-generated.txt, which the build does not use.)
+_GO_FILE = "bakefs_embed.go"
+_TABLE_FILE = "bakefs-manifest.tsv"
+_DATA_DIR = "_data"
+
+def _is_identifier(name):
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return False
+    for c in name.elems():
+        if not (c.isalnum() or c == "_"):
+            return False
+    return True
+
+def _embed_package_impl(ctx):
+    if not _is_identifier(ctx.attr.package) or ctx.attr.package == "main":
+        fail("%s: attribute package: %r is not a Go package name for an importable package" % (
+            ctx.label,
+            ctx.attr.package,
+        ))
+
+    # A single asset_transform target is embedded as it is, with its
+    # variants and hashed names. Anything else is first merged into one
+    # tree by a transform without steps, which keeps the logical files and
+    # adds the variants and hashed names that compress and hash ask for.
+    srcs = ctx.attr.srcs
+    if (len(srcs) == 1 and BakefsAssetsInfo in srcs[0] and
+        not ctx.attr.compress and not ctx.attr.hash and not ctx.files.deps):
+        tree = srcs[0][BakefsAssetsInfo].tree
+    else:
+        tree = ctx.actions.declare_directory(ctx.label.name + "_tree")
+        run_transform(ctx, tree, [])
+
+    go_file = ctx.actions.declare_file(ctx.label.name + "/" + _GO_FILE)
+    table = ctx.actions.declare_file(ctx.label.name + "/" + _TABLE_FILE)
+    data = ctx.actions.declare_directory(ctx.label.name + "/" + _DATA_DIR)
+
+    args = ctx.actions.args()
+    args.add(data.path)
+    args.add(ctx.executable._bakefs)
+    args.add("embed")
+    args.add("--tree", tree.path)
+    args.add("--out", go_file.dirname)
+    args.add("--package", ctx.attr.package)
+    if ctx.attr.importpath:
+        args.add("--import-path", ctx.attr.importpath)
+
+    # Two workarounds for what bakefs embed (embedgen.Generate) refuses:
+    # - Bazel creates declared output directories before an action runs,
+    #   and bakefs embed refuses to replace a package directory holding
+    #   anything it did not write, so the empty _data directory that Bazel
+    #   made is removed first (rmdir removes only an empty directory).
+    # - A sandbox lays out the input tree as symbolic links to files outside
+    #   it, which bakefs embed refuses as escaping the tree, so the action
+    #   runs outside the sandbox, on the tree's own files. Its inputs and
+    #   outputs are declared all the same, and it is cached like any other.
+    ctx.actions.run_shell(
+        command = 'rmdir "$1" && shift && exec "$@"',
+        arguments = [args],
+        inputs = [tree],
+        tools = [ctx.executable._bakefs],
+        outputs = [go_file, table, data],
+        mnemonic = "BakefsEmbed",
+        progress_message = "Generating Go package %s" % ctx.label,
+        execution_requirements = {"no-sandbox": "1"},
+    )
+    return [
+        DefaultInfo(files = depset([go_file])),
+        OutputGroupInfo(embedsrcs = depset([table, data]), tree = depset([tree])),
+    ]
+
+_EMBED_ATTRS = dict(TRANSFORM_ATTRS)
+_EMBED_ATTRS.update({
+    "package": attr.string(
+        mandatory = True,
+        doc = "Go package name of the generated file.",
+    ),
+    "importpath": attr.string(
+        doc = "Import path, written as the package's import comment.",
+    ),
+})
+
+_embed_package = rule(
+    implementation = _embed_package_impl,
+    attrs = _EMBED_ATTRS,
+    doc = "Internal to go_embed_data: merges the sources when needed and runs bakefs embed.",
+)
+
+def go_embed_data(
+        name,
+        srcs,
+        importpath,
+        package = None,
+        strip_prefix = "",
+        compress = [],
+        hash = False,
+        profile = "release",
+        deps = [],
+        visibility = None,
+        **kwargs):
+    """A go_library whose package embeds assets and serves them.
+
+    `bakefs embed` writes a Go package that embeds an output tree's exact
+    bytes with //go:embed. When srcs is a single asset_transform target (and
+    compress, hash and deps are unset) its tree is embedded as it is, with
+    its variants and hashed names. Otherwise the sources are first merged
+    into one tree by a transform without steps: it keeps every logical
+    file, and the variants and hashed names are the ones `compress` and
+    `hash` ask for (those of the input trees are not carried over, as for
+    any bakefs transform that reads a tree). So put finishing steps (gzip,
+    br, zstd, hash) in the last asset_transform, or here. The result is a rules_go
+    go_library named `name` that go_binary and go_test depend on like any
+    other; it depends on the runtime package github.com/bakefs/bakefs/fs.
+    The generated package declares:
+
+        var FS *bakefs.FS  // an io/fs.FS with build-time hashes and hashed names
+        func Handler(opts ...bakefs.HandlerOption) http.Handler
+        func Path(name string) string
+        func Integrity(name string) string
+        func FuncMap(prefix string) template.FuncMap
+
+    Args:
+      name: name of the go_library target.
+      srcs: files and asset_transform targets to embed. A file's logical
+        path is its path below strip_prefix; an asset_transform target
+        brings every logical file of its output tree.
+      importpath: import path of the generated package.
+      package: Go package name; default: the last element of importpath
+        (it must then be a Go identifier).
+      strip_prefix: directory removed from each source file's path, as in
+        asset_transform (relative to this package, or to the repository
+        root when it starts with "/"); default: this package's directory.
+      compress: precompressed variants to add: any of "br", "gzip", "zstd".
+      hash: give every file a fingerprinted name.
+      profile: "release" (default) or "dev".
+      deps: files that steps read but that are not embedded themselves.
+      visibility: visibility of the go_library; the targets it is made
+        from are private to the package.
+      **kwargs: tags, testonly and other common attributes, given to every
+        target the macro makes.
+    """
+    if not importpath:
+        fail("go_embed_data %s: attribute importpath: an import path is required" % name)
+    if package == None:
+        package = importpath.rpartition("/")[2]
+    gen = name + "_gen"
+    _embed_package(
+        name = gen,
+        srcs = srcs,
+        deps = deps,
+        strip_prefix = strip_prefix,
+        compress = compress,
+        hash = hash,
+        profile = profile,
+        package = package,
+        importpath = importpath,
+        visibility = ["//visibility:private"],
+        **kwargs
+    )
+    native.filegroup(
+        name = gen + "_embedsrcs",
+        srcs = [":" + gen],
+        output_group = "embedsrcs",
+        visibility = ["//visibility:private"],
+        **kwargs
+    )
+    go_library(
+        name = name,
+        srcs = [":" + gen],
+        embedsrcs = [":" + gen + "_embedsrcs"],
+        importpath = importpath,
+        deps = [Label("//fs")],
+        visibility = visibility,
+        **kwargs
+    )

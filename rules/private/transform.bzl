@@ -1,0 +1,142 @@
+"""asset_transform: runs a chain of bakefs steps over source files."""
+
+load(":inputs.bzl", "ENCODINGS", "compress_args", "source_args")
+load(":providers.bzl", "BakefsAssetsInfo")
+load(":steps.bzl", "check_steps")
+
+MANIFEST = "bakefs-manifest.json"
+
+# Attributes shared by asset_transform and go_embed_data's inner transform.
+TRANSFORM_ATTRS = {
+    "srcs": attr.label_list(
+        allow_files = True,
+        allow_empty = False,
+        mandatory = True,
+        doc = """Source files and asset_transform targets.
+
+Each file becomes one logical file whose path is its path below
+`strip_prefix`. An asset_transform target contributes every logical file
+of its output tree, with the paths its manifest gives, so that transforms
+chain target after target.""",
+    ),
+    "deps": attr.label_list(
+        allow_files = True,
+        doc = """Files that steps read but that are not transformed themselves,
+such as the modules a `bundle` step imports or a tsconfig.json. They are
+inputs of the action and are not listed as logical files.""",
+    ),
+    "strip_prefix": attr.string(
+        doc = """Directory removed from each source file's path to form its
+logical path. A relative value is relative to this package; a value that
+starts with `/` is relative to the repository root. Default: this package's
+directory, so `web/js/app.ts` in package `//web` becomes `js/app.ts`.""",
+    ),
+    "compress": attr.string_list(
+        doc = "Precompressed variants to add for each file: any of " +
+              ", ".join(["`%s`" % e for e in ENCODINGS]) + ".",
+    ),
+    "hash": attr.bool(
+        default = False,
+        doc = "Give each file a fingerprinted name (an alias in the manifest).",
+    ),
+    "profile": attr.string(
+        default = "release",
+        values = ["release", "dev"],
+        doc = "Build profile: `release` (default) or `dev`; steps such as minify and bundle read it.",
+    ),
+    "_bakefs": attr.label(
+        default = Label("//cmd/bakefs"),
+        executable = True,
+        cfg = "exec",
+        doc = "The bakefs tool, built for the execution platform.",
+    ),
+}
+
+def run_transform(ctx, out, steps):
+    """Registers the action that writes the output tree out.
+
+    Args:
+      ctx: the rule context; its attributes are TRANSFORM_ATTRS.
+      out: the declared output directory.
+      steps: the step texts, in order.
+    """
+    args = ctx.actions.args()
+    args.add("transform")
+    args.add("--out", out.path)
+    args.add("--no-cache")
+    args.add("--profile", ctx.attr.profile)
+    for step in steps:
+        args.add("--step", step)
+    compress_args(ctx, args)
+    if ctx.attr.hash:
+        args.add("--hash")
+    inputs = source_args(ctx, args)
+    ctx.actions.run(
+        executable = ctx.executable._bakefs,
+        arguments = [args],
+        inputs = depset(inputs, transitive = [depset(ctx.files.deps)]),
+        outputs = [out],
+        mnemonic = "BakefsTransform",
+        progress_message = "Transforming assets of %s (%s)" % (ctx.label, _describe_steps(steps)),
+    )
+
+def _describe_steps(steps):
+    """Returns the steps as the progress message shows them.
+
+    Bazel repeats the progress message when the action fails, so a step
+    that the tool refuses is named there with its attribute.
+
+    Args:
+      steps: the step texts.
+
+    Returns:
+      "steps: a, b" (shortened past 100 characters), or "no steps".
+    """
+    if not steps:
+        return "no steps"
+    text = "steps: " + ", ".join(steps)
+    if len(text) > 100:
+        text = text[:99] + "..."
+    return text
+
+def _asset_transform_impl(ctx):
+    check_steps(ctx)
+    out = ctx.actions.declare_directory(ctx.label.name)
+    run_transform(ctx, out, ctx.attr.steps)
+    return [
+        DefaultInfo(files = depset([out])),
+        BakefsAssetsInfo(tree = out, manifest = MANIFEST, label = ctx.label),
+    ]
+
+_ATTRS = dict(TRANSFORM_ATTRS)
+_ATTRS.update({
+    "steps": attr.string_list(
+        doc = """The chain of steps run over each source, in order, in bakefs's
+step language: the same text as the CLI's `--step`, for example
+`typescript`, `bundle:format=esm`, `minify`, `resize:width=800`, `gzip`,
+`br`, `hash`. An empty list copies the sources and writes the manifest.""",
+    ),
+})
+
+asset_transform = rule(
+    implementation = _asset_transform_impl,
+    attrs = _ATTRS,
+    provides = [BakefsAssetsInfo],
+    doc = """Runs a chain of bakefs steps over source files.
+
+The output is a directory named after the target holding the exact bytes of
+every logical file, its precompressed variants and `bakefs-manifest.json`.
+The target provides `BakefsAssetsInfo`, so another `asset_transform` or a
+`go_embed_data` can list it in `srcs`.
+
+Example:
+
+    asset_transform(
+        name = "app_js",
+        srcs = ["src/app.ts"],
+        deps = glob(["src/**/*.ts"]),
+        steps = ["typescript", "bundle:format=esm", "minify"],
+        strip_prefix = "src",
+    )
+""",
+)

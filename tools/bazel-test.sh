@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# bazel-test.sh builds and tests the repository with Bazel, offline, and
+# checks what the Bazel rules promise:
+#
+#  0. the Starlark is buildifier-clean, and the BUILD files of the Go
+#     packages are what Gazelle writes;
+#  1. bazel build //... and bazel test //... pass (tests/bazel holds the
+#     end-to-end go_test of chained asset_transform targets and
+#     go_embed_data);
+#  2. the same sources and steps through the bakefs CLI give byte-identical
+#     output trees, manifests and generated packages;
+#  3. bad input fails with a message that names the target and the
+#     attribute, or the file, line and column;
+#  4. a build in a fresh output base against a remote cache executes no
+#     transform or embed action: tools/bazel/cacheserver serves, over
+#     Bazel's HTTP cache protocol on a loopback address, the disk cache
+#     that every build with .bazelrc.offline fills.
+#
+# It runs tools/bazel-setup.sh first, prints the timings of the first build,
+# a no-change rebuild and the remote-cache build, ends with a line
+# "bazel: N passed, M failed", and exits non-zero if a check failed. Bazel
+# servers it starts are shut down on exit. The builds and tests run in the
+# workspace's usual output base, so a second run is incremental.
+#
+# Usage: tools/bazel-test.sh
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+tools/bazel-setup.sh
+
+cache="${BAKEFS_BAZEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bakefs-bazel}"
+disk_cache="$cache/disk-cache"
+work="$(mktemp -d "${TMPDIR:-/tmp}/bakefs-bazel-test.XXXXXX")"
+fresh_base="$work/fresh-output-base"
+server_pid=""
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'ok   %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+note() { printf '\n== %s\n' "$*"; }
+
+cleanup() {
+	set +e
+	bazel shutdown 2>/dev/null
+	if [ -d "$fresh_base" ]; then
+		bazel --output_base="$fresh_base" shutdown 2>/dev/null
+		chmod -R u+w "$fresh_base" 2>/dev/null
+	fi
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null
+		wait "$server_pid" 2>/dev/null
+		cat "$work/cacheserver.log" 2>/dev/null
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# seconds CMD... runs CMD and stores its wall time in $secs.
+seconds() {
+	local start end status=0
+	start="$(date +%s.%N)"
+	"$@" || status=$?
+	end="$(date +%s.%N)"
+	secs="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+	return "$status"
+}
+
+# Starlark style: buildifier's formatting and lint warnings, on the files
+# of the rules and their tests.
+note "Starlark (buildifier)"
+GOBIN="$work/bin" GOFLAGS=-mod=mod go install \
+	github.com/bazelbuild/buildtools/buildifier@v0.0.0-20260904073137-eaa4d125b423
+starlark=(WORKSPACE BUILD.bazel deps.bzl go_deps.bzl rules tests/bazel tools/bazel examples/minimal/BUILD.bazel)
+if "$work/bin/buildifier" -mode=check -lint=warn -r "${starlark[@]}" >"$work/buildifier.log" 2>&1; then
+	pass "buildifier: formatted, no lint warnings"
+else
+	grep -E '^[^ ]+:' "$work/buildifier.log" | head -20
+	fail "buildifier reports problems"
+fi
+
+note "BUILD files of the Go packages"
+if tools/bazel-gazelle.sh -mode=diff >"$work/gazelle.diff" 2>&1; then
+	pass "BUILD files are up to date with the Go sources"
+else
+	grep -v '^bazel-setup' "$work/gazelle.diff" | head -40
+	fail "BUILD files are stale: run tools/bazel-gazelle.sh"
+fi
+
+# go_deps.bzl declares each module at go.mod's version, with go.sum's sum.
+note "go_deps.bzl and go.mod"
+stale=""
+while read -r importpath version sum; do
+	want="$(go list -m -f '{{.Version}}' "$importpath" 2>/dev/null || true)"
+	if [ "$want" != "$version" ] || ! grep -qF "$importpath $version $sum" go.sum; then
+		stale="$stale $importpath@$version(go.mod: ${want:-none})"
+	fi
+done < <(awk -F'"' '
+	/importpath = / { p = $2 } /sum = / { s = $2 } /version = / { print p, $2, s }' go_deps.bzl)
+if [ -z "$stale" ]; then
+	pass "go_deps.bzl matches go.mod and go.sum"
+else
+	fail "go_deps.bzl is out of step with go.mod or go.sum:$stale"
+fi
+
+# Results of actions that ran before the disk cache was configured are not
+# in it: a workspace built then is cleaned, so that its actions run again.
+if [ -z "$(ls -A "$disk_cache/ac" 2>/dev/null)" ]; then
+	bazel clean
+fi
+
+note "bazel build //..."
+if seconds bazel build //... >"$work/build.log" 2>&1; then
+	pass "bazel build //... (${secs}s)"
+	first_build="$secs"
+else
+	tail -40 "$work/build.log"
+	fail "bazel build //..."
+	exit 1
+fi
+
+note "bazel test //..."
+if bazel test //... >"$work/test.log" 2>&1; then
+	pass "bazel test //..."
+else
+	fail "bazel test //..."
+fi
+grep -E '^//.* (PASSED|FAILED|NO STATUS|FLAKY|TIMEOUT)' "$work/test.log" || tail -40 "$work/test.log"
+
+note "no-change rebuild"
+seconds bazel build //... >"$work/rebuild.log" 2>&1
+rebuild="$secs"
+if grep -q 'INFO: 1 process: 1 internal' "$work/rebuild.log" ||
+	grep -q 'INFO: 0 processes' "$work/rebuild.log"; then
+	pass "no-change rebuild executed nothing (${rebuild}s)"
+else
+	grep 'processes' "$work/rebuild.log"
+	fail "no-change rebuild executed actions"
+fi
+
+# The CLI on the same sources and steps as tests/bazel/BUILD.bazel.
+note "CLI and Bazel give the same bytes"
+bazel_bin="$(bazel info bazel-bin 2>/dev/null)"
+bin="$bazel_bin/tests/bazel"
+go build -o "$work/bakefs" ./cmd/bakefs
+cli="$work/cli"
+web="tests/bazel/web"
+(
+	set -e
+	b() { "$work/bakefs" transform --no-cache "$@" 2>/dev/null; }
+	b --out "$cli/js_bundle" --file "js/app.ts=$web/js/app.ts" --step bundle:format=esm
+	b --out "$cli/js_min" --tree "$cli/js_bundle" --step minify
+	b --out "$cli/ts" --file "js/standalone.ts=$web/js/standalone.ts" --step typescript
+	b --out "$cli/img_resized" --file "img/photo.jpg=$web/img/photo.jpg" --step resize:width=64
+	b --out "$cli/site" --file "index.html=$web/index.html" --tree "$cli/img_resized" \
+		--tree "$cli/js_min" --tree "$cli/ts" --step gzip --step br --step hash
+	b --out "$cli/mixed_tree" --file "index.html=$web/index.html" --tree "$cli/js_min" \
+		--compress gzip,zstd --hash
+	"$work/bakefs" embed --tree "$cli/site" --out "$cli/assets_gen" --package assets \
+		--import-path github.com/bakefs/bakefs/tests/bazel/assets 2>/dev/null
+	"$work/bakefs" embed --tree "$cli/mixed_tree" --out "$cli/mixed_gen" --package mixed \
+		--import-path github.com/bakefs/bakefs/tests/bazel/mixed 2>/dev/null
+) || fail "the CLI chain failed"
+for tree in js_bundle js_min ts img_resized site; do
+	if diff -r "$cli/$tree" "$bin/$tree" >"$work/diff.txt" 2>&1; then
+		pass "tree $tree (files and bakefs-manifest.json) identical"
+	else
+		head -20 "$work/diff.txt"
+		fail "tree $tree differs"
+	fi
+done
+if diff -r "$cli/mixed_tree" "$bin/mixed_gen_tree" >"$work/diff.txt" 2>&1; then
+	pass "tree merged by go_embed_data (mixed) identical"
+else
+	head -20 "$work/diff.txt"
+	fail "tree merged by go_embed_data (mixed) differs"
+fi
+for pkg in assets_gen mixed_gen; do
+	if cmp "$cli/$pkg/bakefs_embed.go" "$bin/$pkg/bakefs_embed.go" &&
+		diff -r "$cli/$pkg/_data" "$bin/$pkg/_data" >"$work/diff.txt" 2>&1; then
+		pass "generated package $pkg (bakefs_embed.go and _data) identical"
+	else
+		head -20 "$work/diff.txt"
+		fail "generated package $pkg differs"
+	fi
+done
+
+# The minimal example: Bazel's go_embed_data and bakefs build (whose
+# package is committed in examples/minimal/assets) write the same bytes.
+minimal="$bazel_bin/examples/minimal/assets_gen"
+if cmp "$minimal/bakefs_embed.go" examples/minimal/assets/bakefs_embed.go &&
+	cmp "$minimal/bakefs-manifest.tsv" examples/minimal/assets/bakefs-manifest.tsv &&
+	diff -r "$minimal/_data" examples/minimal/assets/_data >"$work/diff.txt" 2>&1; then
+	pass "examples/minimal: the package Bazel generates is the one bakefs build committed"
+else
+	head -20 "$work/diff.txt"
+	fail "examples/minimal: Bazel's package differs from examples/minimal/assets"
+fi
+
+# expect_error TARGET PATTERN... builds TARGET, which must fail, with every
+# extended regular expression PATTERN in Bazel's output.
+expect_error() {
+	local target="$1" pattern missing=""
+	shift
+	if bazel build "$target" >"$work/bad.log" 2>&1; then
+		fail "$target built; it must fail"
+		return
+	fi
+	for pattern in "$@"; do
+		grep -Eq -- "$pattern" "$work/bad.log" || missing="$missing [$pattern]"
+	done
+	if [ -z "$missing" ]; then
+		pass "$target fails: $(grep -E -- "$2" "$work/bad.log" | tail -1 | cut -c1-160)"
+	else
+		grep -E 'ERROR|error' "$work/bad.log" | head -10
+		fail "$target: error output lacks$missing"
+	fi
+}
+
+note "bad input"
+bad=//tests/bazel/bad
+expect_error "$bad:unknown_step" "$bad:unknown_step" 'steps: minfy' 'unknown step "minfy"'
+expect_error "$bad:malformed_step" "$bad:malformed_step" 'attribute steps: steps\[0\]'
+expect_error "$bad:unknown_encoding" "$bad:unknown_encoding" 'attribute compress: unknown encoding .xz.'
+expect_error "$bad:typescript_error" "$bad:typescript_error" 'broken\.ts:3:[0-9]+: error: '
+expect_error "$bad:outside_prefix" "$bad:outside_prefix" 'attribute srcs: .*not below strip_prefix'
+expect_error "$bad:bad_package" "$bad:bad_package_gen" 'attribute package: .bad-package.'
+
+# A build in a new output base, with no disk cache, against the loopback
+# server of the disk cache that the builds above filled: every action's
+# result comes from it, so no transform or embed action runs. The patterns
+# are narrower than //... because the convenience symlinks at the top of
+# the workspace point into the usual output base.
+note "remote cache hit in a fresh output base"
+go build -o "$work/cacheserver" ./tools/bazel/cacheserver
+"$work/cacheserver" -dir "$disk_cache" -port-file "$work/port" 2>"$work/cacheserver.log" &
+server_pid=$!
+for _ in $(seq 100); do
+	[ -s "$work/port" ] && break
+	sleep 0.1
+done
+[ -s "$work/port" ] || { echo "cache server did not start" >&2; exit 1; }
+seconds bazel --output_base="$fresh_base" build --symlink_prefix=/ --disk_cache= \
+	--remote_cache="http://127.0.0.1:$(cat "$work/port")" \
+	--execution_log_json_file="$work/exec.json" //tests/bazel/... //cmd/... >"$work/fresh.log" 2>&1 ||
+	{ tail -30 "$work/fresh.log"; fail "build in a fresh output base"; }
+fresh="$secs"
+grep 'processes' "$work/fresh.log" || true
+# The log is a stream of JSON objects, one per spawn, with "mnemonic" and
+# "remoteCacheHit".
+read -r hits misses < <(awk '
+	/"mnemonic":/ { m = $0; sub(/.*"mnemonic": *"/, "", m); sub(/".*/, "", m) }
+	/"remoteCacheHit":/ { h = ($0 ~ /true/) }
+	/^}/ { if (m ~ /^Bakefs/) { if (h) hit++; else miss++ } m = ""; h = 0 }
+	END { print hit + 0, miss + 0 }' "$work/exec.json")
+if [ "$hits" -gt 0 ] && [ "$misses" -eq 0 ]; then
+	pass "fresh output base: $hits Bakefs actions, all remote cache hits, none executed (${fresh}s)"
+else
+	fail "fresh output base: $hits Bakefs actions from the cache, $misses executed"
+fi
+bazel --output_base="$fresh_base" shutdown
+
+note "timings (2 cores)"
+printf 'first build        bazel build //...                      %ss\n' "$first_build"
+printf 'no-change rebuild  bazel build //...                      %ss\n' "$rebuild"
+printf 'remote-cache hit   bazel build //tests/bazel/... //cmd/... (fresh output base)  %ss\n' "$fresh"
+
+printf '\nbazel: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
