@@ -20,15 +20,21 @@ type Options struct {
 	// Tree is the output tree: a directory holding each file of the
 	// manifest, its precompressed variants, and the manifest itself at
 	// Tree/bakefs-manifest.json (fs.ManifestName). Required. Files of the
-	// tree that the manifest does not list are ignored.
+	// tree that the manifest does not list are ignored. The manifest and
+	// the files may be symbolic links to regular files anywhere, as in a
+	// Bazel sandbox: every file's bytes are checked against the manifest
+	// (see copyVerified for why that makes links safe).
 	Tree string
 
 	// Dir is the package directory to write. Required. Generate owns it and
-	// replaces it whole on each run, so it must be absent, empty, or hold
-	// only what a previous run wrote (the files listed in MarkerFile and
-	// their directories); anything else makes Generate refuse it with
-	// ErrForeignDir, so that a mistaken Dir such as the module root is
-	// never emptied. Dir and Tree must not contain one another.
+	// replaces it whole on each run, so it must be absent, empty, hold
+	// only empty directories (no file at any depth, as the output
+	// directories a build system such as Bazel creates before an action
+	// runs), or hold only what a previous run wrote (the files listed in
+	// MarkerFile and their directories); anything else makes Generate
+	// refuse it with ErrForeignDir, so that a mistaken Dir such as the
+	// module root is never emptied. Dir and Tree must not contain one
+	// another.
 	Dir string
 
 	// Package is the Go package name. Empty means the base name of Dir,
@@ -88,12 +94,7 @@ func Generate(opts Options) error {
 	if err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(o.Tree)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	m, raw, err := readManifest(root, o.Tree)
+	m, raw, err := readManifest(o.Tree)
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func Generate(opts Options) error {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := writePackage(tmp, root, o, m, files); err != nil {
+	if err := writePackage(tmp, o, m, files); err != nil {
 		return err
 	}
 	// The directory may have changed while the files were copied.
@@ -228,11 +229,23 @@ func validImportPath(p string) bool {
 }
 
 // readManifest reads and validates the manifest at the root of the tree.
-func readManifest(root *os.Root, treeDir string) (*fs.Manifest, []byte, error) {
+// Like the tree's files, it may be a symbolic link, and must resolve to a
+// regular file.
+func readManifest(treeDir string) (*fs.Manifest, []byte, error) {
 	file := filepath.Join(treeDir, fs.ManifestName)
-	raw, err := root.ReadFile(fs.ManifestName)
+	fail := func(err error) (*fs.Manifest, []byte, error) {
+		return nil, nil, &iofs.PathError{Op: "read", Path: file, Err: err}
+	}
+	fi, err := os.Stat(file)
 	if err != nil {
-		return nil, nil, &iofs.PathError{Op: "read", Path: file, Err: unwrapPathError(err)}
+		return fail(unwrapPathError(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return fail(fmt.Errorf("%w: not a regular file but %s", fs.ErrManifest, kind(fi.Mode())))
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return fail(unwrapPathError(err))
 	}
 	m, err := fs.ParseManifest(raw)
 	if err != nil {
@@ -266,7 +279,7 @@ func treeFiles(m *fs.Manifest) ([]treeFile, error) {
 }
 
 // writePackage writes the whole package into the empty directory tmp.
-func writePackage(tmp string, root *os.Root, o Options, m *fs.Manifest, files []treeFile) error {
+func writePackage(tmp string, o Options, m *fs.Manifest, files []treeFile) error {
 	names := make([]string, 0, len(files)+2)
 	embedded := make([]string, 0, len(files))
 	for _, f := range files {
@@ -294,7 +307,7 @@ func writePackage(tmp string, root *os.Root, o Options, m *fs.Manifest, files []
 			}
 			made[dir] = true
 		}
-		if err := copyVerified(root, o.Tree, f, filepath.Join(tmp, filepath.FromSlash(name)), buf); err != nil {
+		if err := copyVerified(o.Tree, f, filepath.Join(tmp, filepath.FromSlash(name)), buf); err != nil {
 			return err
 		}
 	}

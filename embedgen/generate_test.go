@@ -39,6 +39,24 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
+// dirs returns the directories below dir, sorted, as slash-separated
+// relative paths.
+func dirs(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(dir, func(p string, d iofs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
 func sameFiles(t *testing.T, got, want map[string][]byte) {
 	t.Helper()
 	gk, wk := slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want))
@@ -168,6 +186,47 @@ func TestRegenerate(t *testing.T) {
 	}
 }
 
+// TestEmptyDirectories generates into a package directory that holds only
+// empty directories, as Bazel leaves it before the action runs (the
+// declared _data directory), and checks that it is replaced by exactly the
+// package written into a new directory.
+func TestEmptyDirectories(t *testing.T) {
+	tree := t.TempDir()
+	writeTree(t, tree, smallTree())
+	want := filepath.Join(t.TempDir(), "assets")
+	if err := Generate(Options{Tree: tree, Dir: want}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dirs []string // directories below the package directory
+	}{
+		{name: "declared data directory", dirs: []string{"_data"}},
+		{name: "nested and unrelated", dirs: []string{"_data/js/deep", "a/b/c", "x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "assets")
+			for _, d := range tt.dirs {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := Generate(Options{Tree: tree, Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+			sameFiles(t, snapshot(t, dir), snapshot(t, want))
+			if got, want := dirs(t, dir), dirs(t, want); !slices.Equal(got, want) {
+				t.Errorf("directories %q, want %q", got, want)
+			}
+			if l := leftovers(t, parent); len(l) > 0 {
+				t.Errorf("left behind: %q", l)
+			}
+		})
+	}
+}
+
 // TestFailureKeepsPrevious makes a second run fail while copying and checks
 // that the previous package is untouched.
 func TestFailureKeepsPrevious(t *testing.T) {
@@ -259,19 +318,45 @@ func TestErrors(t *testing.T) {
 			is: ErrMismatch, op: "verify", path: filepath.FromSlash("/img/logo.png"), text: "not a regular file",
 		},
 		{
-			name: "symlink out of the tree",
+			// A link may point anywhere, but only to the bytes the
+			// manifest describes: the same size, other bytes.
+			name: "symlink to other bytes",
 			setup: func(t *testing.T, tree, dir string) Options {
 				outside := filepath.Join(t.TempDir(), "secret")
-				if err := os.WriteFile(outside, []byte("console.log(1)\n"), 0o644); err != nil {
+				if err := os.WriteFile(outside, []byte("console.log(2)\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				rm(t, tree, "js/app.js")
-				if err := os.Symlink(outside, filepath.Join(tree, "js/app.js")); err != nil {
-					t.Skip("no symbolic links:", err)
+				link(t, outside, filepath.Join(tree, "js/app.js"))
+				return Options{}
+			},
+			is: ErrMismatch, op: "verify", path: filepath.FromSlash("/js/app.js"), text: "sha256",
+		},
+		{
+			name: "symlink to a directory",
+			setup: func(t *testing.T, tree, dir string) Options {
+				link(t, t.TempDir(), filepath.Join(tree, "js/app.js"))
+				return Options{}
+			},
+			is: ErrMismatch, op: "verify", path: filepath.FromSlash("/js/app.js"), text: "not a regular file but a directory",
+		},
+		{
+			name: "dangling symlink",
+			setup: func(t *testing.T, tree, dir string) Options {
+				link(t, filepath.Join(t.TempDir(), "gone"), filepath.Join(tree, "css/site.css.br"))
+				return Options{}
+			},
+			is: iofs.ErrNotExist, op: "verify", path: filepath.FromSlash("/css/site.css.br"),
+		},
+		{
+			name: "manifest not a regular file",
+			setup: func(t *testing.T, tree, dir string) Options {
+				rm(t, tree, fs.ManifestName)
+				if err := os.Mkdir(filepath.Join(tree, fs.ManifestName), 0o755); err != nil {
+					t.Fatal(err)
 				}
 				return Options{}
 			},
-			op: "verify", path: filepath.FromSlash("/js/app.js"), text: "escapes",
+			is: fs.ErrManifest, op: "read", path: fs.ManifestName, text: "not a regular file but a directory",
 		},
 		{
 			name:  "manifest missing",
@@ -342,6 +427,30 @@ func TestErrors(t *testing.T) {
 				return Options{}
 			},
 			is: ErrForeignDir, op: "replace", path: filepath.FromSlash("/assets/main.go"),
+		},
+		{
+			// Empty directories are taken (TestEmptyDirectories), but
+			// not when a file hides at the bottom of one.
+			name: "file below empty directories",
+			setup: func(t *testing.T, tree, dir string) Options {
+				if err := os.MkdirAll(filepath.Join(dir, "_data", "img"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				put(t, dir, "_data/js/notes.txt", []byte("keep me\n"))
+				return Options{}
+			},
+			is: ErrForeignDir, op: "replace", path: filepath.FromSlash("/assets/_data/js/notes.txt"),
+		},
+		{
+			name: "symlink among empty directories",
+			setup: func(t *testing.T, tree, dir string) Options {
+				if err := os.MkdirAll(filepath.Join(dir, "_data"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				link(t, t.TempDir(), filepath.Join(dir, "_data", "elsewhere"))
+				return Options{}
+			},
+			is: ErrForeignDir, op: "replace", path: filepath.FromSlash("/assets/_data/elsewhere"),
 		},
 		{
 			name: "file added to a generated directory",
@@ -468,6 +577,18 @@ func TestErrors(t *testing.T) {
 				t.Errorf("left behind: %q", l)
 			}
 		})
+	}
+}
+
+// link replaces the file at name, if any, by a symbolic link to target,
+// and skips the test on a system without symbolic links.
+func link(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Remove(name); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, name); err != nil {
+		t.Skip("no symbolic links:", err)
 	}
 }
 

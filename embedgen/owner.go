@@ -14,9 +14,10 @@ import (
 
 // MarkerFile is the file, at the root of a package directory, in which
 // Generate lists every file it wrote there. Its first line is markerHeader.
-// Generate replaces a directory only when it does not exist, is empty, or
-// holds nothing but the files its marker lists (and their directories), so
-// that a mistaken target such as the module root is refused, never emptied.
+// Generate replaces a directory only when it does not exist, holds no file
+// at any depth (only empty directories, if anything), or holds nothing but
+// the files its marker lists (and their directories), so that a mistaken
+// target such as the module root is refused, never emptied.
 const MarkerFile = "bakefs-generated.txt"
 
 const markerHeader = "# bakefs embed: this directory is generated and replaced whole on each run."
@@ -36,10 +37,13 @@ func marker(stamp string, names []string) []byte {
 
 // checkOwned reports whether dir exists, and refuses it with a
 // *fs.PathError (Op "replace", wrapping ErrForeignDir) naming the first
-// entry, in lexical order, that Generate did not write: anything in a
-// directory without a marker, anything a marker does not list, a symbolic
-// link. A dir that is itself a symbolic link or not a directory is refused
-// too.
+// entry, in lexical order, that Generate did not write: anything but a
+// directory in a directory without a marker, anything a marker does not
+// list, a symbolic link. A dir without a marker that holds only
+// directories, however deep, holds nothing to lose and is accepted: a
+// build system creates the output directories it expects (Bazel, the
+// declared _data directory) before the action runs. A dir that is itself a
+// symbolic link or not a directory is refused too.
 func checkOwned(dir string) (exists bool, err error) {
 	foreign := func(file, why string) error {
 		return &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (%s)", ErrForeignDir, why)}
@@ -57,14 +61,18 @@ func checkOwned(dir string) (exists bool, err error) {
 	}
 	listed, err := readMarker(filepath.Join(dir, MarkerFile))
 	if errors.Is(err, iofs.ErrNotExist) {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return true, err
-		}
-		if len(ents) > 0 {
-			return true, foreign(filepath.Join(dir, ents[0].Name()), "no "+MarkerFile+" in "+dir)
-		}
-		return true, nil
+		// No marker: only directories may be there. WalkDir does not
+		// follow symbolic links, so a link to a directory is refused too.
+		err := filepath.WalkDir(dir, func(file string, d iofs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() {
+				return foreign(file, "no "+MarkerFile+" in "+dir)
+			}
+			return nil
+		})
+		return true, err
 	}
 	if err != nil {
 		return true, err

@@ -8,7 +8,11 @@
 #     end-to-end go_test of chained asset_transform targets and
 #     go_embed_data);
 #  2. the same sources and steps through the bakefs CLI give byte-identical
-#     output trees, manifests and generated packages;
+#     output trees, manifests and generated packages; examples/minimal and
+#     examples/webapp built by Bazel give the package that bakefs build
+#     writes from their bakefs.toml (for the web application: the same
+#     data files and manifest table, but for the one documented difference
+#     of its templates);
 #  3. bad input fails with a message that names the target and the
 #     attribute, or the file, line and column;
 #  4. a build in a fresh output base against a remote cache executes no
@@ -72,7 +76,8 @@ seconds() {
 note "Starlark (buildifier)"
 GOBIN="$work/bin" GOFLAGS=-mod=mod go install \
 	github.com/bazelbuild/buildtools/buildifier@v0.0.0-20260904073137-eaa4d125b423
-starlark=(WORKSPACE BUILD.bazel deps.bzl go_deps.bzl rules tests/bazel tools/bazel examples/minimal/BUILD.bazel)
+starlark=(WORKSPACE BUILD.bazel deps.bzl go_deps.bzl rules tests/bazel tools/bazel
+	examples/minimal/BUILD.bazel examples/webapp/BUILD.bazel)
 if "$work/bin/buildifier" -mode=check -lint=warn -r "${starlark[@]}" >"$work/buildifier.log" 2>&1; then
 	pass "buildifier: formatted, no lint warnings"
 else
@@ -196,6 +201,65 @@ if cmp "$minimal/bakefs_embed.go" examples/minimal/assets/bakefs_embed.go &&
 else
 	head -20 "$work/diff.txt"
 	fail "examples/minimal: Bazel's package differs from examples/minimal/assets"
+fi
+
+# The web application: bakefs build of examples/webapp/bakefs.toml, run on
+# a copy of its sources so that the work tree stays as it is, and
+# go_embed_data of the asset_transform targets in examples/webapp/BUILD.bazel.
+# Every data file bakefs build writes must be in Bazel's package with the
+# same bytes, and every manifest row must be the same, but for one
+# difference: bakefs.toml turns compress and hash off for templates/*.html,
+# while go_embed_data applies one compress and hash to its whole merged
+# tree. So Bazel's package may hold, beyond those files, only variants of
+# the templates, and the templates' rows may differ only in the hashed name
+# and the variant columns, which bakefs build leaves empty.
+note "examples/webapp: Bazel and bakefs build"
+if bazel build //examples/webapp/... >"$work/webapp.log" 2>&1; then
+	pass "bazel build //examples/webapp/..."
+else
+	tail -30 "$work/webapp.log"
+	fail "bazel build //examples/webapp/..."
+fi
+ref="$work/webapp"
+mkdir -p "$ref"
+cp -R examples/webapp/bakefs.toml examples/webapp/web "$ref/"
+"$work/bakefs" build -f "$ref/bakefs.toml" >"$work/webapp-cli.log" 2>&1 ||
+	{ cat "$work/webapp-cli.log"; fail "bakefs build -f examples/webapp/bakefs.toml (on a copy)"; }
+cli_pkg="$ref/internal/assets"
+bzl_pkg="$bazel_bin/examples/webapp/assets_gen"
+files() { (cd "$1" && find . -type f | LC_ALL=C sort); }
+files "$cli_pkg/_data" >"$work/cli.files" 2>/dev/null || true
+files "$bzl_pkg/_data" >"$work/bzl.files" 2>/dev/null || true
+only_cli="$(LC_ALL=C comm -23 "$work/cli.files" "$work/bzl.files")"
+only_bzl="$(LC_ALL=C comm -13 "$work/cli.files" "$work/bzl.files")"
+unexpected="$(printf '%s\n' "$only_bzl" | grep -Ev '^(\./templates/[^/]+\.html\.(br|gz|zst))?$' || true)"
+differ=""
+while read -r f; do
+	if [ -f "$bzl_pkg/_data/$f" ] && ! cmp -s "$cli_pkg/_data/$f" "$bzl_pkg/_data/$f"; then
+		differ="$differ $f"
+	fi
+done <"$work/cli.files"
+same="$(LC_ALL=C comm -12 "$work/cli.files" "$work/bzl.files" | wc -l)"
+if [ -s "$work/cli.files" ] && [ -z "$only_cli" ] && [ -z "$unexpected" ] && [ -z "$differ" ]; then
+	pass "examples/webapp: the $same data files bakefs build writes are in Bazel's package, byte for byte; Bazel adds only $(printf '%s\n' "$only_bzl" | grep -c .) template variants"
+else
+	fail "examples/webapp: data files differ; missing in Bazel's package: ${only_cli:-none}; unexpected in it: ${unexpected:-none}; different bytes:${differ:- none}"
+fi
+# without_template_finishing TABLE prints TABLE with the hashed-name column
+# and the variant columns of the templates' rows emptied.
+without_template_finishing() {
+	awk -F'\t' -v OFS='\t' '
+		$1 ~ /^templates\// { print $1, $2, $3, $4, $5, "", $7, $8, $9; next }
+		{ print }' "$1"
+}
+cli_table="$cli_pkg/bakefs-manifest.tsv"
+bzl_table="$bzl_pkg/bakefs-manifest.tsv"
+if [ -s "$cli_table" ] && cmp -s "$cli_table" <(without_template_finishing "$cli_table") &&
+	cmp -s "$cli_table" <(without_template_finishing "$bzl_table"); then
+	pass "examples/webapp: manifest table identical, but for the templates' hashed names and variants ($(grep -c '^templates/' "$bzl_table") rows)"
+else
+	diff "$cli_table" "$bzl_table" | cut -c1-200 | head -20
+	fail "examples/webapp: Bazel's manifest table differs from the one bakefs build writes"
 fi
 
 # expect_error TARGET PATTERN... builds TARGET, which must fail, with every

@@ -42,34 +42,24 @@ def _embed_package_impl(ctx):
     table = ctx.actions.declare_file(ctx.label.name + "/" + _TABLE_FILE)
     data = ctx.actions.declare_directory(ctx.label.name + "/" + _DATA_DIR)
 
+    # bakefs embed writes the package directory whole: it accepts the
+    # empty _data directory that Bazel creates for the declared output,
+    # and an input tree that the sandbox lays out as symbolic links, whose
+    # bytes it checks against the tree's manifest.
     args = ctx.actions.args()
-    args.add(data.path)
-    args.add(ctx.executable._bakefs)
     args.add("embed")
     args.add("--tree", tree.path)
     args.add("--out", go_file.dirname)
     args.add("--package", ctx.attr.package)
     if ctx.attr.importpath:
         args.add("--import-path", ctx.attr.importpath)
-
-    # Two workarounds for what bakefs embed (embedgen.Generate) refuses:
-    # - Bazel creates declared output directories before an action runs,
-    #   and bakefs embed refuses to replace a package directory holding
-    #   anything it did not write, so the empty _data directory that Bazel
-    #   made is removed first (rmdir removes only an empty directory).
-    # - A sandbox lays out the input tree as symbolic links to files outside
-    #   it, which bakefs embed refuses as escaping the tree, so the action
-    #   runs outside the sandbox, on the tree's own files. Its inputs and
-    #   outputs are declared all the same, and it is cached like any other.
-    ctx.actions.run_shell(
-        command = 'rmdir "$1" && shift && exec "$@"',
+    ctx.actions.run(
+        executable = ctx.executable._bakefs,
         arguments = [args],
         inputs = [tree],
-        tools = [ctx.executable._bakefs],
         outputs = [go_file, table, data],
         mnemonic = "BakefsEmbed",
         progress_message = "Generating Go package %s" % ctx.label,
-        execution_requirements = {"no-sandbox": "1"},
     )
     return [
         DefaultInfo(files = depset([go_file])),
