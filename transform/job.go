@@ -14,6 +14,32 @@ type Job struct {
 	Width, Height int
 	// Chain is the steps to run; an empty chain copies the file.
 	Chain Chain
+	// Encodings and Hashed carry an earlier run's variants (files on disk)
+	// and fingerprint. They are kept only when Chain has no content step
+	// (a merge of trees), since a step that changes the bytes makes them
+	// stale.
+	Encodings []JobEncoding
+	Hashed    bool
+}
+
+// A JobEncoding is a variant an earlier run made of a job's input.
+type JobEncoding struct {
+	Name string // Content-Encoding token
+	File string // where its bytes are on disk
+}
+
+// carries reports whether the job keeps its earlier variants and
+// fingerprint: only a chain without content steps does.
+func (j *Job) carries() bool {
+	if len(j.Encodings) == 0 && !j.Hashed {
+		return false
+	}
+	for _, s := range j.Chain {
+		if s.Kind == Content {
+			return false
+		}
+	}
+	return true
 }
 
 func (j *Job) source() string {

@@ -172,7 +172,18 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 			return nil, false, 0, inputError(job, err)
 		}
 		data, in = read, stamp.Size
-		key = cacheKey(job, profile, stamp.SHA256)
+		sum := stamp.SHA256
+		if job.carries() {
+			for _, e := range job.Encodings {
+				es, _, err := p.Cache.files().sum(e.File, limit)
+				if err != nil {
+					return nil, false, 0, inputError(job, err)
+				}
+				sum += " " + e.Name + ":" + es.SHA256
+			}
+			sum += fmt.Sprintf(" hashed:%v", job.Hashed)
+		}
+		key = cacheKey(job, profile, sum)
 		if e, ok := p.Cache.load(key, p.Root); ok {
 			for _, co := range e.Outputs {
 				outs = append(outs, outputFromCache(co))
@@ -194,6 +205,16 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		return filepath.Join(p.Root, filepath.FromSlash(logical))
 	}
 	asset := &Asset{Path: job.Path, Source: job.source(), Data: data, Width: job.Width, Height: job.Height}
+	if job.carries() {
+		asset.Hashed = job.Hashed
+		for _, e := range job.Encodings {
+			enc, err := readLimited(e.File, limit)
+			if err != nil {
+				return nil, false, in, inputError(job, err)
+			}
+			asset.SetEncoding(Encoding{Name: e.Name, Data: enc})
+		}
+	}
 	assets, err := job.Chain.Run(sctx, []*Asset{asset})
 	if err != nil {
 		return nil, false, in, err

@@ -118,3 +118,43 @@ func TestTransformChainsTrees(t *testing.T) {
 		t.Fatalf("manifest of stage 2 has no hashed name:\n%s", manifest)
 	}
 }
+
+// TestTransformMergeKeepsVariants: a transform of trees without content
+// steps is a merge, and gives back each tree's manifest entries as they
+// were, variants and hashed names included.
+func TestTransformMergeKeepsVariants(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src/a.css"), strings.Repeat("body { color: red; }\n", 40))
+	writeFile(t, filepath.Join(dir, "src/b.txt"), strings.Repeat("plain text, kept as it is\n", 40))
+	first, second, merged := filepath.Join(dir, "t1"), filepath.Join(dir, "t2"), filepath.Join(dir, "merged")
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", first, "--file", "a.css="+filepath.Join(dir, "src/a.css"), "--compress", "br,gzip", "--hash"); code != 0 {
+		t.Fatalf("first: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", second, "--file", "b.txt="+filepath.Join(dir, "src/b.txt")); code != 0 {
+		t.Fatalf("second: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", merged, "--tree", first, "--tree", second); code != 0 {
+		t.Fatalf("merge: exit %d\n%s", code, stderr)
+	}
+	m, _ := os.ReadFile(filepath.Join(merged, "bakefs-manifest.json"))
+	m1, _ := os.ReadFile(filepath.Join(first, "bakefs-manifest.json"))
+	entryA := string(m1[strings.Index(string(m1), "    {") : strings.LastIndex(string(m1), "    }")+5])
+	if !strings.Contains(string(m), entryA) || !strings.Contains(string(m), `"path": "b.txt"`) || strings.Contains(string(m), `"b.txt.gz"`) {
+		t.Fatalf("merged manifest:\n%s\nwant a.css as in:\n%s", m, m1)
+	}
+	for _, f := range []string{"a.css.br", "a.css.gz"} {
+		want, _ := os.ReadFile(filepath.Join(first, f))
+		got, err := os.ReadFile(filepath.Join(merged, f))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s not carried over: %v", f, err)
+		}
+	}
+	// A content step makes the variants again rather than carry stale ones.
+	restep := filepath.Join(dir, "restep")
+	if code, _, stderr := runCLI(t, "transform", "--no-cache", "--out", restep, "--tree", first, "--step", "minify"); code != 0 {
+		t.Fatalf("restep: exit %d\n%s", code, stderr)
+	}
+	if r, _ := os.ReadFile(filepath.Join(restep, "bakefs-manifest.json")); strings.Contains(string(r), "encodings") || strings.Contains(string(r), "hashed") {
+		t.Fatalf("a content step kept stale variants:\n%s", r)
+	}
+}

@@ -22,7 +22,9 @@ project file instead.
 Inputs, any mix of:
   FILE                  a file inside --root; its logical path is its path relative to --root
   --file LOGICAL=PATH   one file with an explicit logical path
-  --tree DIR            every logical file of an earlier output tree (chaining)
+  --tree DIR            every logical file of an earlier output tree (chaining); with
+                        no content step (a merge) its variants and hashed names are
+                        kept, otherwise the steps given make them again
 
 Files that a bundle imports need only be on disk; they are not inputs.
 
@@ -137,7 +139,10 @@ func transformJobs(root string, args, files, trees []string, chain transform.Cha
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
 		for _, e := range m.Files {
-			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height}
+			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != ""}
+			for _, enc := range e.Encodings {
+				j.Encodings = append(j.Encodings, transform.JobEncoding{Name: enc.Name, File: filepath.Join(dir, filepath.FromSlash(enc.Path))})
+			}
 			if err := add(j, "--tree "+dir); err != nil {
 				return nil, err
 			}

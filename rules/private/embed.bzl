@@ -101,11 +101,9 @@ def go_embed_data(
     bytes with //go:embed. When srcs is a single asset_transform target (and
     compress, hash and deps are unset) its tree is embedded as it is, with
     its variants and hashed names. Otherwise the sources are first merged
-    into one tree by a transform without steps: it keeps every logical
-    file, and the variants and hashed names are the ones `compress` and
-    `hash` ask for (those of the input trees are not carried over, as for
-    any bakefs transform that reads a tree). So put finishing steps (gzip,
-    br, zstd, hash) in the last asset_transform, or here. The result is a rules_go
+    into one tree by a transform without content steps: it keeps every
+    logical file with the variants and hashed names its tree gave it, and
+    adds those that `compress` and `hash` ask for. The result is a rules_go
     go_library named `name` that go_binary and go_test depend on like any
     other; it depends on the runtime package github.com/bakefs/bakefs/fs.
     The generated package declares:
