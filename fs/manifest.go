@@ -212,14 +212,7 @@ func (m *Manifest) Marshal() ([]byte, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return appendManifest(make([]byte, 0, 512*(len(m.Files)+1)), m), nil
 }
 
 // Lookup returns the entry with the given logical path, using binary search
