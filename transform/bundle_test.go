@@ -51,19 +51,7 @@ func TestBundleGolden(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := esRun(t, esRoot, tc.step, esLoad(t, esRoot, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := esPaths(out); got != tc.paths {
-				t.Errorf("output paths\n%s\nwant\n%s", got, tc.paths)
-			}
-			for _, a := range out {
-				if a.Source != tc.file {
-					t.Errorf("%s: Source %q, want %q", a.Path, a.Source, tc.file)
-				}
-			}
-			checkGolden(t, "esbuild/bundle/"+tc.name+".txt", esDump(out))
+			esCheckStep(t, tc.step, tc.file, tc.paths, "esbuild/bundle/"+tc.name+".txt")
 		})
 	}
 }

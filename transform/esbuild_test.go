@@ -129,3 +129,23 @@ func TestRelativeSlash(t *testing.T) {
 		})
 	}
 }
+
+// esCheckStep runs step on file of the esbuild testdata and checks the
+// output paths (as esPaths lists them), that every output names file as its
+// source, and the outputs against a golden file.
+func esCheckStep(t *testing.T, step, file, paths, goldenName string) {
+	t.Helper()
+	out, _, err := esRun(t, esRoot, step, esLoad(t, esRoot, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := esPaths(out); got != paths {
+		t.Errorf("output paths\n%s\nwant\n%s", got, paths)
+	}
+	for _, a := range out {
+		if a.Source != file {
+			t.Errorf("%s: Source %q, want %q", a.Path, a.Source, file)
+		}
+	}
+	checkGolden(t, goldenName, esDump(out))
+}

@@ -27,19 +27,7 @@ func TestTranspileGolden(t *testing.T) {
 		{"jsx-import-source", "jsx:jsx=automatic,jsx-import-source=preact", "components/list.jsx", "components/list.js"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := esRun(t, esRoot, tc.step, esLoad(t, esRoot, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := esPaths(out); got != tc.paths {
-				t.Errorf("output paths %q, want %q", got, tc.paths)
-			}
-			for _, a := range out {
-				if a.Source != tc.file {
-					t.Errorf("%s: Source %q, want %q", a.Path, a.Source, tc.file)
-				}
-			}
-			checkGolden(t, "esbuild/transpile/"+tc.name+".txt", esDump(out))
+			esCheckStep(t, tc.step, tc.file, tc.paths, "esbuild/transpile/"+tc.name+".txt")
 		})
 	}
 }
