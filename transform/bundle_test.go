@@ -188,13 +188,7 @@ func TestBundleBadOptions(t *testing.T) {
 		{"bad define", `bundle:define="x:a b"`, `Invalid define value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewStep(tc.step)
-			if !errors.Is(err, ErrBadOption) {
-				t.Fatalf("NewStep(%q) = %v, want ErrBadOption", tc.step, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not contain %q", err, tc.want)
-			}
+			checkBadOption(t, tc.step, tc.want)
 		})
 	}
 }

@@ -79,10 +79,7 @@ func TestFormatBadOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.step, func(t *testing.T) {
-			_, err := NewStep(tt.step)
-			if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %v, want ErrBadOption containing %q", err, tt.want)
-			}
+			checkBadOption(t, tt.step, tt.want)
 		})
 	}
 }

@@ -299,13 +299,7 @@ func TestMinifyBadOptions(t *testing.T) {
 		{"bad bool", "minify:omit-quotes=maybe", `"maybe" is not true or false`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewStep(tc.step)
-			if !errors.Is(err, ErrBadOption) {
-				t.Fatalf("NewStep(%q) = %v, want ErrBadOption", tc.step, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not contain %q", err, tc.want)
-			}
+			checkBadOption(t, tc.step, tc.want)
 		})
 	}
 }

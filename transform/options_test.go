@@ -89,3 +89,13 @@ func TestCanonicalSpec(t *testing.T) {
 		t.Fatalf("canonical form does not decode back: %+v, %v", back, err)
 	}
 }
+
+// checkBadOption checks that NewStep refuses step with an error that wraps
+// ErrBadOption and contains want.
+func checkBadOption(t *testing.T, step, want string) {
+	t.Helper()
+	_, err := NewStep(step)
+	if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), want) {
+		t.Errorf("NewStep(%q) = %v, want ErrBadOption containing %q", step, err, want)
+	}
+}
