@@ -19,7 +19,7 @@ var errInterrupted = errors.New("interrupted")
 // check for cancellation between chunks); a library call that cannot be
 // interrupted (an image resize) is abandoned with the process, which is
 // safe because nothing is written in place before the commit.
-const interruptGrace = 900 * time.Millisecond
+const interruptGrace = 400 * time.Millisecond
 
 // A committer runs a commit (the renames that put a build's outputs in
 // place) so that an interrupt never cuts it in half: an interrupt that
