@@ -143,7 +143,8 @@ func (f *FS) open(name string) (iofs.File, error) {
 		return nil, err
 	}
 	if d != nil {
-		return &dirFile{entries: f.children(d), name: name, info: &d.info}, nil
+		entries, _ := f.children(d)
+		return &dirFile{entries: entries, name: name, info: &d.info}, nil
 	}
 	ra, closer, err := n.variants[0].open(f.t.data)
 	if err != nil {
@@ -226,23 +227,27 @@ func (f *FS) readDir(name string) ([]iofs.DirEntry, error) {
 	if n != nil {
 		return nil, &iofs.PathError{Op: "readdir", Path: name, Err: ErrNotDir}
 	}
-	return slices.Clone(f.children(d)), nil
+	entries, shared := f.children(d)
+	if shared {
+		return slices.Clone(entries), nil
+	}
+	return entries, nil
 }
 
 // children returns the entries of d that f shows, sorted by name: all of
 // them, shared, without hooks; the ones every Allow accepts, in a new
 // slice, with hooks. d itself is visible.
-func (f *FS) children(d *dir) []iofs.DirEntry {
+func (f *FS) children(d *dir) (entries []iofs.DirEntry, shared bool) {
 	if f.h == nil || !f.h.allows() {
-		return d.entries
+		return d.entries, true
 	}
-	var shown []iofs.DirEntry
+	shown := make([]iofs.DirEntry, 0, len(d.entries))
 	for i, e := range d.entries {
 		if f.allowed(d.paths[i]) == nil {
 			shown = append(shown, e)
 		}
 	}
-	return shown
+	return shown, false
 }
 
 // Path returns the hashed name of the logical file name
