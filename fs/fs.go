@@ -25,6 +25,10 @@ import (
 //
 // Every FileInfo of a file implements HashFileInfo, and its Sys method
 // returns the file's *Entry. ModTime is always the zero time.
+//
+// To log, measure or restrict access to an FS, use With rather than a
+// wrapper type: it returns an FS with hooks, which keeps every method and
+// interface.
 type FS struct {
 	t   *tree
 	dir string // full path of the root of this FS in the tree; "" at the top

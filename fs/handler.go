@@ -76,8 +76,18 @@ var _ http.Handler = (*handler)(nil)
 // with the prefix (WithPrefix) stripped, must be the logical path or the
 // hashed name of a manifest entry, or a directory with WithIndex. Anything
 // else, such as a variant's own path ("app.js.br"), the manifest or
-// "a//b", is 404 Not Found (see WithSPAFallback and WithNotFound). Methods
-// other than GET and HEAD get 405 Method Not Allowed with "Allow: GET, HEAD".
+// "a//b", is 404 Not Found (see WithSPAFallback and WithNotFound). A URL
+// path without its leading "/", as http.StripPrefix leaves it, is read as
+// if it had one, as http.FileServer does, so that
+// http.StripPrefix("/static/", f.Handler()) serves "/static/js/app.js".
+// Methods other than GET and HEAD, on a file or a directory URL, get 405
+// Method Not Allowed with "Allow: GET, HEAD".
+//
+// The handler of an FS returned by With asks Hooks.Allow on every request:
+// a file it hides with fs.ErrNotExist is answered as a missing one (404,
+// WithSPAFallback or WithNotFound), any other error with its status (403
+// for fs.ErrPermission); Hooks.Observe receives one "serve" Event per
+// request.
 //
 // A file with variants is negotiable: every response for it, 304 and errors
 // included, carries "Vary: Accept-Encoding" (added to a Vary already set,
@@ -120,14 +130,20 @@ var _ http.Handler = (*handler)(nil)
 // a variant: one range gives 206 with Content-Range, several give
 // multipart/byteranges (for identity only; a multi-range request on an
 // encoded variant is answered in full), none satisfiable gives 416 with
-// "Content-Range: bytes */size". A Range in another unit, over more than 64
-// ranges, or longer in total than the content, is ignored, as is any Range
-// on empty content.
+// "Content-Range: bytes */size". A Range in another unit, an invalid one
+// ("bytes=abc", "bytes=5-1": RFC 9110 section 14.2 lets a server ignore
+// it), over more than 64 ranges, or longer in total than the content, is
+// ignored, and the whole content is sent with 200, as for any Range on
+// empty content.
 //
 // Errors reading the tree are answered like net/http does, with a status
 // text only (404, 403 or 500): internal error text is never sent.
 //
-// A hit with no Range allocates nothing in the handler.
+// Every header value the handler sets is a slice of its own, never shared
+// with another response, so a later handler that edits a value in place
+// changes that response only. The slices are cut from blocks of 1024
+// values, so a hit with no Range makes no allocation of its own but one
+// block per hundred or so responses (about 16 bytes per header value).
 func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 	c := handlerConfig{prefix: "/"}
 	for _, o := range opts {

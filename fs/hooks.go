@@ -80,10 +80,15 @@ type layer struct {
 // wrappers would: the outermost Allow is asked first, and the outermost
 // Observe is called last. With of a Hooks with no function set returns f.
 //
-// Without hooks an FS costs one nil check per operation; the handler
-// still allocates nothing per request. With hooks, each operation calls
-// Allow once per element of the name (three times for "a/b/c.js") and
-// Observe once.
+// Without hooks an FS costs one nil check per operation. With hooks, each
+// operation calls Allow once per element of the name (three times for
+// "a/b/c.js") and Observe once; neither makes the handler allocate when
+// the hooks themselves do not (BenchmarkWith measures both, side by side).
+// ReadDir and directories opened with Open filter into a new slice.
+//
+// The examples of With (logging, accessControl; shown by "go doc -http"
+// and pkg.go.dev) log every operation, and hide a directory everywhere at
+// once.
 func (f *FS) With(h Hooks) *FS {
 	if h.Allow == nil && h.Observe == nil {
 		return f
