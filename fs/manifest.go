@@ -238,7 +238,15 @@ func (m *Manifest) Lookup(name string) (*Entry, bool) {
 // the last extension, "js/app.js" becoming "js/app.3f2a1b9c0d.js". A name
 // without extension gets the digits appended after a dot. A name whose base
 // starts with a dot (".env") keeps that dot as part of the stem.
+//
+// HashedName returns name itself when sum does not start with HashLen
+// lowercase hex digits (a short or malformed sum), so that the result is
+// a hashed name exactly when it differs from name; a manifest whose Hashed
+// equals its Path fails Validate.
 func HashedName(name, sum string) string {
+	if len(sum) < HashLen || !isHashDigits(sum[:HashLen]) {
+		return name
+	}
 	dir, base := "", name
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		dir, base = name[:i+1], name[i+1:]

@@ -90,6 +90,16 @@ func TestHashedName(t *testing.T) {
 			t.Errorf("HashedName(%q) = %q, want %q", name, got, want)
 		}
 	}
+	// A sum without HashLen lowercase hex digits gives name back, without
+	// panicking on a short one.
+	for _, sum := range []string{"", "1921b918b", "1921B918B1", "1921b918bz00", "1921b918b1"[:3]} {
+		if got := HashedName("js/app.js", sum); got != "js/app.js" {
+			t.Errorf("HashedName(js/app.js, %q) = %q, want the name itself", sum, got)
+		}
+	}
+	if got := HashedName("js/app.js", "1921b918b1"); got != "js/app.1921b918b1.js" {
+		t.Errorf("HashedName with exactly HashLen digits = %q", got)
+	}
 }
 
 // encodingJSON is the reference for Marshal: encoding/json with two-space
