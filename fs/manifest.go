@@ -52,7 +52,9 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // manifest and have no bytes of their own); encodings are sorted by name and
 // each name appears once; size and sha256 describe the exact bytes of the
 // file or variant. Width and height are set for images. The encoding is
-// canonical: Marshal of a parsed manifest gives back the same bytes.
+// canonical: what encoding/json writes with two-space indentation and HTML
+// escaping off (the pipeline writes it with transform.EncodeManifest; this
+// runtime package only reads it).
 type Manifest struct {
 	Version int     `json:"version"`
 	Files   []Entry `json:"files"`
@@ -204,15 +206,6 @@ func (m *Manifest) Validate() error {
 		}
 	}
 	return nil
-}
-
-// Marshal returns the canonical JSON form of a valid manifest: two-space
-// indentation, fields in declaration order, a final newline.
-func (m *Manifest) Marshal() ([]byte, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	return appendManifest(make([]byte, 0, 512*(len(m.Files)+1)), m), nil
 }
 
 // Lookup returns the entry with the given logical path, using binary search
