@@ -75,10 +75,6 @@ func newMinifyStep(o MinifyOptions) (Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	markup, err := newMarkupMinifier(o, target)
-	if err != nil {
-		return nil, err
-	}
 	js := api.TransformOptions{
 		Loader:            api.LoaderJS,
 		Target:            target,
@@ -89,6 +85,10 @@ func newMinifyStep(o MinifyOptions) (Step, error) {
 	}
 	css := js
 	css.Loader = api.LoaderCSS
+	markup, err := newMarkupMinifier(o, js, css)
+	if err != nil {
+		return nil, err
+	}
 	return &minifyStep{js: js, css: css, markup: markup}, nil
 }
 

@@ -13,9 +13,9 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/tdewolff/minify/v2"
-	"github.com/tdewolff/minify/v2/css"
+	mcss "github.com/tdewolff/minify/v2/css"
 	"github.com/tdewolff/minify/v2/html"
-	"github.com/tdewolff/minify/v2/js"
+	mjs "github.com/tdewolff/minify/v2/js"
 	mjson "github.com/tdewolff/minify/v2/json"
 	"github.com/tdewolff/minify/v2/svg"
 	"github.com/tdewolff/minify/v2/xml"
@@ -42,7 +42,10 @@ var markupMediaTypes = map[string]string{
 	minifyXML:  "application/xml",
 }
 
-func newMarkupMinifier(o MinifyOptions, target api.Target) (*markupMinifier, error) {
+// newMarkupMinifier makes the minifier of markup and data; js and css are
+// the esbuild options that minify JavaScript and CSS files, which inline
+// <script> and <style> elements get too.
+func newMarkupMinifier(o MinifyOptions, js, css api.TransformOptions) (*markupMinifier, error) {
 	mm := &markupMinifier{m: minify.New()}
 	switch o.Template {
 	case "", "go":
@@ -62,11 +65,12 @@ func newMarkupMinifier(o MinifyOptions, target api.Target) (*markupMinifier, err
 	mm.m.Add("image/svg+xml", &svg.Minifier{KeepComments: o.KeepComments})
 	mm.m.AddRegexp(regexp.MustCompile(`[/+]json$`), &mjson.Minifier{})
 	mm.m.AddRegexp(regexp.MustCompile(`[/+]xml$`), &xml.Minifier{})
-	// Inline code in HTML and SVG: <style>, <script>, style and on*
-	// attributes. A <script type> with no minifier here (a template, an
-	// import map) is kept as it is.
-	mm.m.Add("text/css", inlineMinifier{&css.Minifier{}})
-	mm.m.AddRegexp(regexp.MustCompile(`^(application|text)/(x-)?(java|ecma)script$|^module$`), inlineMinifier{&js.Minifier{Version: tdewolffJSVersion(target)}})
+	// Inline code in HTML and SVG: <style> and <script> elements through
+	// esbuild, as files are; style and on* attributes through tdewolff's
+	// minifiers (see esbuildInline). A <script type> with no minifier
+	// here (a template, an import map) is kept as it is.
+	mm.m.Add("text/css", esbuildInline{opts: css, attr: &mcss.Minifier{}})
+	mm.m.AddRegexp(regexp.MustCompile(`^(application|text)/(x-)?(java|ecma)script$|^module$`), esbuildInline{opts: js, attr: &mjs.Minifier{Version: tdewolffJSVersion(js.Target)}})
 	return mm, nil
 }
 
