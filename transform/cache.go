@@ -108,9 +108,21 @@ func (c *Cache) Flush() error {
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
-const cacheFormat = "bakefs-cache-2"
+const cacheFormat = "bakefs-cache-3"
 
-// cacheEntry is what an entry file holds.
+// cacheFile is what an entry file holds: the runs stored under one key,
+// most recent first. A key covers the input's bytes but not the files it
+// imports, so two projects (or two branches) whose entry points are the
+// same but whose imports differ each keep their variant instead of
+// evicting each other's; load picks the one whose dependencies match.
+type cacheFile struct {
+	Variants []cacheEntry `json:"variants"`
+}
+
+// maxVariants bounds the variants kept under one key.
+const maxVariants = 4
+
+// cacheEntry is one stored run: what it depended on and what it made.
 type cacheEntry struct {
 	Deps    []cacheDep    `json:"deps,omitempty"`
 	Outputs []cacheOutput `json:"outputs"`
@@ -173,38 +185,65 @@ func (c *Cache) blobFile(sum string) string {
 // use refreshes it: the time that pruning orders entries by.
 const entryTouchAge = time.Hour
 
-// load returns the entry for key when it exists, is well formed and its
-// dependencies are unchanged. An entry that cannot be decoded is removed.
+// load returns the variant stored for key whose dependencies are
+// unchanged, if any. A file that cannot be decoded, or holds a malformed
+// variant, is removed.
 func (c *Cache) load(key, root string) (*cacheEntry, bool) {
 	file := c.entryFile(key)
+	cf, fi, ok := c.readEntryFile(file)
+	if !ok {
+		return nil, false
+	}
+	for i := range cf.Variants {
+		e := &cf.Variants[i]
+		if !c.depsUnchanged(e, root) {
+			continue
+		}
+		if time.Since(fi.ModTime()) > entryTouchAge {
+			now := time.Now()
+			os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
+		}
+		return e, true
+	}
+	return nil, false
+}
+
+// readEntryFile decodes an entry file; a damaged one is removed.
+func (c *Cache) readEntryFile(file string) (*cacheFile, os.FileInfo, bool) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	fi, err := f.Stat()
-	var e cacheEntry
+	var cf cacheFile
 	if err == nil {
-		err = json.NewDecoder(f).Decode(&e)
+		err = json.NewDecoder(f).Decode(&cf)
 	}
 	f.Close()
-	if err != nil || !e.valid() {
-		os.Remove(file)
-		return nil, false
+	valid := err == nil && len(cf.Variants) > 0
+	for i := range cf.Variants {
+		valid = valid && cf.Variants[i].valid()
 	}
+	if !valid {
+		os.Remove(file)
+		return nil, nil, false
+	}
+	return &cf, fi, true
+}
+
+// depsUnchanged reports whether every dependency of e has the recorded
+// hash.
+func (c *Cache) depsUnchanged(e *cacheEntry, root string) bool {
 	for _, d := range e.Deps {
 		p := d.File
 		if d.Rel {
 			p = filepath.Join(root, filepath.FromSlash(d.File))
 		}
 		if sum, err := c.depSum(p, d.Dir); err != nil || sum != d.SHA256 {
-			return nil, false
+			return false
 		}
 	}
-	if time.Since(fi.ModTime()) > entryTouchAge {
-		now := time.Now()
-		os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
-	}
-	return &e, true
+	return true
 }
 
 // valid reports whether a decoded entry holds what a use of it needs.
@@ -336,7 +375,17 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 		}
 		e.Outputs[i] = co
 	}
-	data, err := json.Marshal(e)
+	// Keep the other variants of the key (other dependencies), newest
+	// first; one with the same dependencies is replaced.
+	cf := cacheFile{Variants: []cacheEntry{e}}
+	if old, _, ok := c.readEntryFile(c.entryFile(key)); ok {
+		for _, v := range old.Variants {
+			if len(cf.Variants) < maxVariants && !sameDeps(v.Deps, e.Deps) {
+				cf.Variants = append(cf.Variants, v)
+			}
+		}
+	}
+	data, err := json.Marshal(cf)
 	if err != nil {
 		return err
 	}
@@ -347,6 +396,19 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	c.stored += written + int64(len(data))
 	c.storedMu.Unlock()
 	return nil
+}
+
+// sameDeps reports whether two dependency lists are equal.
+func sameDeps(a, b []cacheDep) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // putBlob stores bytes under their hash unless a blob of that size is

@@ -314,3 +314,32 @@ func TestCompressCanceled(t *testing.T) {
 		t.Errorf("gzip: %v", err)
 	}
 }
+
+// TestCacheVariantsPerKey: two projects whose inputs are the same bytes
+// but whose dependencies differ keep a variant each under one key, instead
+// of evicting each other's.
+func TestCacheVariantsPerKey(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	var roots []string
+	for _, side := range []string{"one", "two"} {
+		root := writeSources(t, map[string]string{"in/a.txt": "a:", "side.txt": side})
+		eachFile(t, root, func(file string) { os.Chtimes(file, old, old) })
+		roots = append(roots, root)
+	}
+	run := func(root string) Stats {
+		t.Helper()
+		res, err := (&Pipeline{Root: root, Cache: &Cache{Dir: dir}}).Run(context.Background(), jobsFor(t, filepath.Join(root, "in"), "test-side"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Stats
+	}
+	run(roots[0])
+	run(roots[1])
+	for _, r := range roots {
+		if st := run(r); st.Cached != 1 {
+			t.Errorf("%s after both were built: %+v, want cached", r, st)
+		}
+	}
+}

@@ -78,12 +78,14 @@ func (c *Cache) Prune(maxSize int64) (PruneStats, error) {
 			return
 		}
 		e := entry{file: file, size: fi.Size(), mtime: fi.ModTime()}
-		var ce cacheEntry
-		if data, err := os.ReadFile(file); err == nil && json.Unmarshal(data, &ce) == nil {
-			for _, o := range ce.Outputs {
-				e.blobs = append(e.blobs, o.Blob)
-				for _, enc := range o.Encodings {
-					e.blobs = append(e.blobs, enc.Blob)
+		var cf cacheFile
+		if data, err := os.ReadFile(file); err == nil && json.Unmarshal(data, &cf) == nil {
+			for _, v := range cf.Variants {
+				for _, o := range v.Outputs {
+					e.blobs = append(e.blobs, o.Blob)
+					for _, enc := range o.Encodings {
+						e.blobs = append(e.blobs, enc.Blob)
+					}
 				}
 			}
 		}

@@ -92,6 +92,7 @@ func runBuild(env *environment, args []string) error {
 			}
 			defer pkg.Discard()
 		}
+		changed := tree.Changed() || pkg != nil && pkg.Changed()
 		err = c.commit(func() error {
 			if err := tree.Commit(); err != nil {
 				return err
@@ -104,7 +105,7 @@ func runBuild(env *environment, args []string) error {
 		if err != nil {
 			return err
 		}
-		printSummary(env, res, tree.Changed() || pkg != nil && pkg.Changed(), p.Out, time.Since(start))
+		printSummary(env, res, changed, p.Out, time.Since(start))
 		return nil
 	})
 }

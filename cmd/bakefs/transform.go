@@ -91,10 +91,11 @@ func runTransform(env *environment, args []string) error {
 			return err
 		}
 		defer tree.Discard()
+		changed := tree.Changed()
 		if err := c.commit(tree.Commit); err != nil {
 			return err
 		}
-		printSummary(env, res, tree.Changed(), *out, time.Since(start))
+		printSummary(env, res, changed, *out, time.Since(start))
 		return nil
 	})
 }
