@@ -1,0 +1,88 @@
+package consistency
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestIncrementalEqualsClean is the property "incremental = clean": after
+// every edit of a seeded random sequence, the build with the project's
+// cache and previous outputs writes the same output tree (manifest
+// included) and the same Go package, byte for byte, as a build of a fresh
+// copy of the sources with no cache and no previous output. An edit that
+// makes the build fail must make both fail, and the failed incremental
+// build must leave the previous tree and package as they were.
+//
+// The edits change, add, delete and rename files, edit tsconfig.json,
+// add a .ts beside an imported .js of the same stem and change the fields
+// of a local package's package.json (see site). Each sequence stops at
+// its first mismatch, so the sequences run independently.
+func TestIncrementalEqualsClean(t *testing.T) {
+	seed := testSeed(t)
+	perSequence := envInt(t, "BAKEFS_EDITS", 16)
+	const sequences = 4
+	var edits, failed atomic.Int64
+	for i := range sequences {
+		t.Run(fmt.Sprintf("seq%d", i), func(t *testing.T) {
+			e, f := editSequence(t, seed+int64(i), perSequence)
+			edits.Add(int64(e))
+			failed.Add(int64(f))
+		})
+	}
+	t.Logf("%d edits compared in %d sequences of up to %d (%d of them builds that failed in both)", edits.Load(), sequences, perSequence, failed.Load())
+	// Mostly failing builds would compare little; the edits are weighted
+	// so that most builds succeed.
+	if !t.Failed() && failed.Load()*2 > edits.Load() {
+		t.Errorf("%d of %d builds failed: the edits no longer exercise successful builds", failed.Load(), edits.Load())
+	}
+}
+
+// editSequence runs one sequence of n edits from seed and returns how many
+// were compared and how many of those made both builds fail.
+func editSequence(t *testing.T, seed int64, n int) (compared, failed int) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6261_6b65))
+	root := t.TempDir()
+	p := newProject(t, filepath.Join(root, "inc", "site"), siteTOML, nil)
+	s := newSite(t, p)
+	var history []string
+	report := func(format string, args ...any) {
+		t.Helper()
+		var b strings.Builder
+		fmt.Fprintf(&b, "sequence seed %d (%s), edit %d of %d: %s\nedits so far:\n", seed, t.Name(), len(history), n, fmt.Sprintf(format, args...))
+		for i, h := range history {
+			fmt.Fprintf(&b, "\t%2d. %s\n", i+1, h)
+		}
+		t.Fatal(b.String())
+	}
+	history = append(history, "first build")
+	for {
+		before := p.outputs(t)
+		inc := p.build(t)
+		clean, want := p.cleanCopy(t, root)
+		compared++
+		switch {
+		case inc.code != clean.code:
+			report("the incremental build exited %d, the clean one %d\nincremental: %s\nclean: %s", inc.code, clean.code, inc, clean)
+		case inc.code != 0 && len(history) == 1:
+			report("the first build failed:\n%s", inc)
+		case inc.code != 0:
+			failed++
+			if d := before.diff(p.outputs(t), "before", "after"); d != "" {
+				report("the failed build changed the previous outputs: %s\n%s", d, inc)
+			}
+		default:
+			if d := p.outputs(t).diff(want, "incremental", "clean"); d != "" {
+				report("incremental and clean builds differ: %s", d)
+			}
+		}
+		if len(history) > n {
+			return compared - 1, failed
+		}
+		history = append(history, s.randomEdit(t, rng, inc.code != 0))
+	}
+}
+
