@@ -85,4 +85,3 @@ func editSequence(t *testing.T, seed int64, n int) (compared, failed int) {
 		history = append(history, s.randomEdit(t, rng, inc.code != 0))
 	}
 }
-
