@@ -46,10 +46,14 @@ import (
 //
 // Output is deterministic and machine-independent: paths in the output,
 // its source maps and its errors are relative to ctx.Root, and the hash in
-// asset names depends only on the asset's bytes. Every file the bundle read
-// beyond the entry is recorded with ctx.Depend, so that a cache re-runs the
-// bundle when one changes. An import that resolves outside ctx.Root is an
-// error. Errors are SourceErrors "file:line:col: error: <esbuild's text>"
+// asset names depends only on the asset's bytes. The tsconfig.json or
+// jsconfig.json nearest to the entry point, looked for up to ctx.Root and
+// no further, applies to the entry and to every file it imports (see
+// findTSConfig). Every file the bundle read beyond the entry, the
+// configuration files and the directories it looked in are recorded with
+// ctx.Depend and ctx.DependDir, so that a cache re-runs the bundle when one
+// changes (see bundle_inputs.go). An import that resolves outside ctx.Root
+// is an error. Errors are SourceErrors "file:line:col: error: <esbuild's text>"
 // with 1-based byte columns, naming the importing file; warnings are
 // dropped.
 
@@ -265,6 +269,14 @@ func (s *bundleStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 	if s.inlineLimit > 0 {
 		opts.Plugins = append(opts.Plugins, s.inlinePlugin())
 	}
+	if cfg := findTSConfig(root, filepath.Dir(entry)); cfg != "" {
+		opts.Tsconfig = cfg
+		if err := dependTSConfig(ctx, root, cfg); err != nil {
+			return nil, err
+		}
+	} else {
+		opts.TsconfigRaw = "{}" // and esbuild looks for none
+	}
 
 	r, err := runBuild(ctx, opts)
 	if err != nil {
@@ -277,6 +289,8 @@ func (s *bundleStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading esbuild metafile: %w", err)
 	}
+	read := []string{entry}
+	defer func() { dependLookups(ctx, root, read) }()
 	for _, in := range inputs {
 		if in.path == entryRel {
 			continue
@@ -288,7 +302,9 @@ func (s *bundleStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 			}
 			return nil, &SourceError{File: importer, Msg: fmt.Sprintf("import %q resolves outside the source root", in.original)}
 		}
-		ctx.Depend(filepath.Join(root, filepath.FromSlash(in.path)))
+		file := filepath.Join(root, filepath.FromSlash(in.path))
+		ctx.Depend(file)
+		read = append(read, file)
 	}
 
 	main := stem + ".js"

@@ -10,38 +10,105 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/bakefs/bakefs/internal/toolid"
 )
 
-// A Cache stores the outputs of chain runs under a content-addressed key:
-// the chain's steps, versions and canonical options, the profile, the
-// input's logical path and the SHA-256 of its bytes. Entries also record the
-// files a step read beside its input (a bundle's imports) with their
-// hashes, and are ignored when one of them has changed.
+// A Cache stores the outputs of chain runs under a content-addressed key
+// (see cacheKey): the code that makes the bytes (bakefs, the Go toolchain
+// and the byte-making libraries, toolid.Identity), the chain's steps,
+// versions and canonical options, the profile, the input's logical path and
+// the SHA-256 of its bytes. Entries also record what a step read beside its
+// input (a bundle's imports and configuration files) and the listings of
+// the directories where it looked for files, and are ignored when one of
+// them has changed, so that a file appearing where it would win a lookup
+// invalidates them too.
 //
-// Layout under Dir: entries/<k[:2]>/<k>.json for entries and
-// blobs/<s[:2]>/<s> for output bytes by SHA-256. Every file is written to a
+// Layout under Dir: entries/<k[:2]>/<k>.json for entries,
+// blobs/<s[:2]>/<s> for output bytes by SHA-256, and index/<p>.json for
+// each project's index of file hashes (p identifies the source root, so
+// that projects sharing a cache keep their own). Every file is written to a
 // temporary name and renamed, so concurrent runs and crashes leave either a
-// whole file or none. A Cache is safe for concurrent use.
+// whole file or none. Blobs are verified against their hash when read; a
+// damaged entry or blob is discarded and its job runs again. A Cache is
+// safe for concurrent use.
 type Cache struct {
 	Dir string
+	// MaxSize bounds the bytes the cache keeps: when a run has stored
+	// enough to pass it, the least recently used entries are pruned. 0
+	// means DefaultCacheSize; a negative value means no bound.
+	MaxSize int64
 
 	indexOnce sync.Once
 	index     *fileIndex
+	root      string // the source root the index belongs to; see bind
+
+	identityOnce sync.Once
+	identity     string
+	identityErr  error
+
+	storedMu sync.Mutex
+	stored   int64 // bytes written in this run
 }
 
-// files returns the cache's index of file hashes.
+// DefaultCacheSize is the default bound of a cache: 1 GiB.
+const DefaultCacheSize = 1 << 30
+
+// bind names the source root whose file-hash index the cache uses. The
+// pipeline calls it before the first lookup; a Cache serves one root.
+func (c *Cache) bind(root string) {
+	if c.root == "" {
+		c.root = root
+	}
+}
+
+// files returns the cache's index of file hashes for its project.
 func (c *Cache) files() *fileIndex {
-	c.indexOnce.Do(func() { c.index = &fileIndex{file: filepath.Join(c.Dir, "files.json")} })
+	c.indexOnce.Do(func() {
+		abs, err := filepath.Abs(c.root)
+		if err != nil {
+			abs = c.root
+		}
+		sum := sha256.Sum256([]byte(abs))
+		c.index = &fileIndex{file: filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8])+".json")}
+	})
 	return c.index
 }
 
-// Flush writes what the cache learned about file hashes in this run. The
-// pipeline calls it at the end of Run.
-func (c *Cache) Flush() error { return c.files().save() }
+// toolIdentity returns toolid.Identity, with the executable's hash (for a
+// development build) taken through the index, so that a run with nothing
+// changed does not read the executable.
+func (c *Cache) toolIdentity() (string, error) {
+	c.identityOnce.Do(func() {
+		c.identity, c.identityErr = toolid.Identity(func(file string) (string, error) {
+			stamp, _, err := c.files().sum(file, 1<<40)
+			return stamp.SHA256, err
+		})
+	})
+	return c.identity, c.identityErr
+}
+
+// Flush writes what the cache learned about file hashes in this run, and
+// prunes the cache when the run took it past MaxSize. The pipeline calls
+// it at the end of Run.
+func (c *Cache) Flush() error {
+	if err := c.files().save(); err != nil {
+		return err
+	}
+	c.storedMu.Lock()
+	stored := c.stored
+	c.stored = 0
+	c.storedMu.Unlock()
+	if stored == 0 || c.MaxSize < 0 {
+		return nil
+	}
+	return c.account(stored)
+}
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
-const cacheFormat = "bakefs-cache-1"
+const cacheFormat = "bakefs-cache-2"
 
 // cacheEntry is what an entry file holds.
 type cacheEntry struct {
@@ -49,12 +116,14 @@ type cacheEntry struct {
 	Outputs []cacheOutput `json:"outputs"`
 }
 
-// cacheDep is a file a step read. A file under the source root is recorded
-// relative to it (Rel), so that a project moved with its cache still checks
-// its own files.
+// cacheDep is a file a step read, or a directory whose listing it
+// depended on (Dir). A path under the source root is recorded relative to
+// it (Rel), so that a project moved with its cache still checks its own
+// files.
 type cacheDep struct {
 	File   string `json:"file"`
 	Rel    bool   `json:"rel,omitempty"`
+	Dir    bool   `json:"dir,omitempty"`
 	SHA256 string `json:"sha256"`
 }
 
@@ -83,11 +152,12 @@ type blobRef struct {
 	Integrity string `json:"integrity,omitempty"`
 }
 
-// cacheKey returns the key of a job whose input bytes hash to inputSum.
-func cacheKey(job *Job, profile Profile, inputSum string) string {
+// cacheKey returns the key of a job whose input bytes hash to inputSum,
+// run by the code that tool identifies.
+func cacheKey(tool string, job *Job, profile Profile, inputSum string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\nprofile %s\npath %q\nsource %q\nsize %dx%d\nsha256 %s\n%s",
-		cacheFormat, profile, job.Path, job.source(), job.Width, job.Height, inputSum, job.Chain.Key())
+	fmt.Fprintf(h, "%s\ntool %s\nprofile %s\npath %q\nsource %q\nsize %dx%d\nsha256 %s\n%s",
+		cacheFormat, tool, profile, job.Path, job.source(), job.Width, job.Height, inputSum, job.Chain.Key())
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -99,53 +169,169 @@ func (c *Cache) blobFile(sum string) string {
 	return filepath.Join(c.Dir, "blobs", sum[:2], sum)
 }
 
-// load returns the entry for key when it exists and its dependencies are
-// unchanged.
+// entryTouchAge is how old an entry's modification time may get before a
+// use refreshes it: the time that pruning orders entries by.
+const entryTouchAge = time.Hour
+
+// load returns the entry for key when it exists, is well formed and its
+// dependencies are unchanged. An entry that cannot be decoded is removed.
 func (c *Cache) load(key, root string) (*cacheEntry, bool) {
-	data, err := os.ReadFile(c.entryFile(key))
+	file := c.entryFile(key)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, false
 	}
+	fi, err := f.Stat()
 	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil {
+	if err == nil {
+		err = json.NewDecoder(f).Decode(&e)
+	}
+	f.Close()
+	if err != nil || !e.valid() {
+		os.Remove(file)
 		return nil, false
 	}
 	for _, d := range e.Deps {
-		file := d.File
+		p := d.File
 		if d.Rel {
-			file = filepath.Join(root, filepath.FromSlash(d.File))
+			p = filepath.Join(root, filepath.FromSlash(d.File))
 		}
-		stamp, _, err := c.files().sum(file, DefaultMaxInputSize)
-		if err != nil || stamp.SHA256 != d.SHA256 {
+		if sum, err := c.depSum(p, d.Dir); err != nil || sum != d.SHA256 {
 			return nil, false
 		}
+	}
+	if time.Since(fi.ModTime()) > entryTouchAge {
+		now := time.Now()
+		os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
 	}
 	return &e, true
 }
 
-// store records the outputs of a run, and the files it depended on.
-func (c *Cache) store(key, root string, deps []string, outs []*output) error {
-	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
-	for _, file := range deps {
-		stamp, _, err := c.files().sum(file, DefaultMaxInputSize)
-		if err != nil {
-			return nil // a dependency that vanished: do not cache
+// valid reports whether a decoded entry holds what a use of it needs.
+func (e *cacheEntry) valid() bool {
+	if e.Outputs == nil {
+		return false
+	}
+	for _, o := range e.Outputs {
+		if !validSum(o.Blob.SHA256) || o.Path == "" {
+			return false
 		}
-		d := cacheDep{File: file, SHA256: stamp.SHA256}
-		if rel, ok := relativeTo(root, file); ok {
+		for _, enc := range o.Encodings {
+			if !validSum(enc.Blob.SHA256) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validSum reports whether s is a lowercase hex SHA-256.
+func validSum(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// discard removes an entry whose blobs turned out missing or damaged.
+func (c *Cache) discard(key string) { os.Remove(c.entryFile(key)) }
+
+// depSum returns the SHA-256 of a dependency: a file's bytes, or a
+// directory's listing.
+func (c *Cache) depSum(p string, dir bool) (string, error) {
+	if dir {
+		return dirListingSum(p)
+	}
+	stamp, _, err := c.files().sum(p, DefaultMaxInputSize)
+	return stamp.SHA256, err
+}
+
+// dirListingSum returns the SHA-256 of a directory's sorted entry names,
+// each marked with whether it is a directory. A directory that does not
+// exist has the listing "absent", so that its creation is seen too.
+func dirListingSum(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	h := sha256.New()
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		h.Write([]byte("absent\n"))
+	case err != nil:
+		return "", err
+	default:
+		for _, e := range entries {
+			kind := "f"
+			if e.IsDir() {
+				kind = "d"
+			}
+			fmt.Fprintf(h, "%s %s\n", kind, e.Name())
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// A racyDep reports a dependency that may have changed while the step ran.
+var errRacyDep = errors.New("a dependency changed while the step ran")
+
+// store records the outputs of a run that started at started, and what it
+// depended on: files (deps) and directory listings (dirs). A dependency
+// that vanished, or was modified too close to or after the start of the
+// run for its bytes now to be surely the bytes the step read, keeps the
+// run out of the cache; store then returns errRacyDep when the
+// modification came after the start (the job should run again), nil
+// otherwise.
+func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) error {
+	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
+	record := func(p string, dir bool) (bool, error) {
+		fi, err := os.Stat(p)
+		switch {
+		case dir && errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return false, nil // vanished: do not cache
+		case fi.ModTime().After(started):
+			return false, errRacyDep
+		case fi.ModTime().After(started.Add(-racyWindow)):
+			return false, nil
+		}
+		sum, err := c.depSum(p, dir)
+		if err != nil {
+			return false, nil
+		}
+		d := cacheDep{File: p, Dir: dir, SHA256: sum}
+		if rel, ok := relativeTo(root, p); ok {
 			d.File, d.Rel = rel, true
 		}
 		e.Deps = append(e.Deps, d)
+		return true, nil
 	}
-	for i, o := range outs {
-		if err := c.putBlob(o.blob, o.data); err != nil {
+	for _, p := range dirs {
+		if ok, err := record(p, true); !ok {
 			return err
 		}
+	}
+	for _, p := range deps {
+		if ok, err := record(p, false); !ok {
+			return err
+		}
+	}
+	var written int64
+	for i, o := range outs {
+		n, err := c.putBlob(o.blob, o.data)
+		if err != nil {
+			return err
+		}
+		written += n
 		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Blob: o.blob}
 		for _, enc := range o.encodings {
-			if err := c.putBlob(enc.blob, enc.data); err != nil {
+			n, err := c.putBlob(enc.blob, enc.data)
+			if err != nil {
 				return err
 			}
+			written += n
 			co.Encodings = append(co.Encodings, cacheEncoding{Name: enc.name, Blob: enc.blob})
 		}
 		e.Outputs[i] = co
@@ -154,26 +340,40 @@ func (c *Cache) store(key, root string, deps []string, outs []*output) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(c.entryFile(key), data)
+	if err := writeFileAtomic(c.entryFile(key), data); err != nil {
+		return err
+	}
+	c.storedMu.Lock()
+	c.stored += written + int64(len(data))
+	c.storedMu.Unlock()
+	return nil
 }
 
-func (c *Cache) putBlob(ref blobRef, data []byte) error {
+// putBlob stores bytes under their hash unless a blob of that size is
+// there, and returns the bytes written.
+func (c *Cache) putBlob(ref blobRef, data []byte) (int64, error) {
 	file := c.blobFile(ref.SHA256)
 	if fi, err := os.Stat(file); err == nil && fi.Size() == ref.Size {
-		return nil
+		return 0, nil
 	}
-	return writeFileAtomic(file, data)
+	return int64(len(data)), writeFileAtomic(file, data)
 }
 
+// errDamaged reports a blob whose bytes do not match its name.
+var errDamaged = errors.New("damaged cache blob")
+
 // readBlob returns the bytes of a blob, checking them against their hash so
-// that a damaged cache is noticed rather than copied into an output.
+// that a damaged cache is noticed rather than copied into an output. A
+// damaged blob is removed, so that the next store writes it again.
 func (c *Cache) readBlob(ref blobRef) ([]byte, error) {
-	data, err := os.ReadFile(c.blobFile(ref.SHA256))
+	file := c.blobFile(ref.SHA256)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	if SHA256Hex(data) != ref.SHA256 {
-		return nil, fmt.Errorf("cache blob %s is damaged; delete %s", ref.SHA256, c.Dir)
+	if int64(len(data)) != ref.Size || SHA256Hex(data) != ref.SHA256 {
+		os.Remove(file)
+		return nil, fmt.Errorf("%w %s (removed; it is rebuilt on the next run)", errDamaged, file)
 	}
 	return data, nil
 }
@@ -221,4 +421,20 @@ func relativeTo(root, file string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// ensure makes sure the bytes of ref can be had when the tree is written:
+// either previous (the output tree being replaced) lists them at name, or
+// they are read from the cache into *data and verified. It reports false
+// for a blob that is missing or damaged.
+func (c *Cache) ensure(data *[]byte, ref blobRef, previous *tree, name string) bool {
+	if ref.Size == 0 || previous != nil && previous.sum(name) == ref.SHA256 {
+		return true
+	}
+	b, err := c.readBlob(ref)
+	if err != nil {
+		return false
+	}
+	*data = b
+	return true
 }

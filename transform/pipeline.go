@@ -33,6 +33,10 @@ type Pipeline struct {
 	// Progress, when set, is called after each job from one goroutine at a
 	// time.
 	Progress func(Progress)
+	// Out, when set, is the output tree the result will be written to. A
+	// job answered by the cache then reads (and verifies) only the blobs
+	// that this tree does not already hold with the same hash.
+	Out string
 }
 
 // Progress reports how far a run has come.
@@ -64,9 +68,17 @@ type Result struct {
 // Run runs every job's chain and builds the manifest. It reports all
 // failing jobs, not only the first, as errors joined in the order of their
 // paths. Two jobs that produce the same output path are an error naming
-// both sources.
+// both sources. When ctx is done, Run returns ctx's error alone, once the
+// chains that were running have stopped.
 func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	start := time.Now()
+	if p.Cache != nil {
+		p.Cache.bind(p.Root)
+	}
+	var previous *tree
+	if p.Out != "" && p.Cache != nil {
+		previous, _ = readTree(p.Out) // unreadable: every blob is read
+	}
 	workers := p.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -88,7 +100,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			defer wg.Done()
 			for i := range next {
 				r := &results[i]
-				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i])
+				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i], previous)
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -104,6 +116,9 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	close(next)
 	wg.Wait()
 
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if p.Cache != nil {
 		if err := p.Cache.Flush(); err != nil {
 			return nil, fmt.Errorf("writing cache index: %w", err)
@@ -133,9 +148,6 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 		return nil, errors.Join(errs...)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	sort.Slice(res.outputs, func(i, j int) bool { return res.outputs[i].Path < res.outputs[j].Path })
 	m, err := buildManifest(res.outputs)
 	if err != nil {
@@ -150,9 +162,13 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	return res, nil
 }
 
+// maxRuns bounds how often a job runs again because a file it read changed
+// while it ran.
+const maxRuns = 3
+
 // runJob reads one input, answers from the cache when it can, and runs the
 // chain otherwise.
-func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached bool, in int64, err error) {
+func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs []*output, cached bool, in int64, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, 0, err
 	}
@@ -165,30 +181,32 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		profile = Release
 	}
 	var data []byte
-	var key string
+	var key, tool, encSums string
 	if p.Cache != nil {
+		if tool, err = p.Cache.toolIdentity(); err != nil {
+			return nil, false, 0, err
+		}
 		stamp, read, err := p.Cache.files().sum(job.File, limit)
 		if err != nil {
 			return nil, false, 0, inputError(job, err)
 		}
 		data, in = read, stamp.Size
-		sum := stamp.SHA256
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
 				if err != nil {
 					return nil, false, 0, inputError(job, err)
 				}
-				sum += " " + e.Name + ":" + es.SHA256
+				encSums += " " + e.Name + ":" + es.SHA256
 			}
-			sum += fmt.Sprintf(" hashed:%v", job.Hashed)
+			encSums += fmt.Sprintf(" hashed:%v", job.Hashed)
 		}
-		key = cacheKey(job, profile, sum)
+		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
 		if e, ok := p.Cache.load(key, p.Root); ok {
-			for _, co := range e.Outputs {
-				outs = append(outs, outputFromCache(co))
+			if outs, ok := p.fromCache(e, previous); ok {
+				return outs, true, in, nil
 			}
-			return outs, true, in, nil
+			p.Cache.discard(key)
 		}
 	}
 	if data == nil {
@@ -196,7 +214,33 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 			return nil, false, 0, err
 		}
 		in = int64(len(data))
+		if p.Cache != nil {
+			// The file may have changed since the index vouched for it:
+			// the key is that of the bytes that are run.
+			key = cacheKey(tool, job, profile, SHA256Hex(data)+encSums)
+		}
 	}
+	for run := 1; ; run++ {
+		started := time.Now()
+		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
+		if err != nil || p.Cache == nil {
+			return outs, false, in, err
+		}
+		err = p.Cache.store(key, p.Root, started, sctx.Deps(), sctx.DepDirs(), outs)
+		switch {
+		case errors.Is(err, errRacyDep) && run < maxRuns:
+			continue
+		case errors.Is(err, errRacyDep):
+			return outs, false, in, nil // the bytes stand for this run, uncached
+		case err != nil:
+			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+		}
+		return outs, false, in, nil
+	}
+}
+
+// runChain runs a job's chain on its input bytes.
+func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile Profile, limit int64) ([]*output, *Context, error) {
 	sctx := NewContext(ctx, p.Root, profile)
 	sctx.Resolve = func(logical string) string {
 		if logical == job.Path || logical == job.source() {
@@ -210,24 +254,43 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		for _, e := range job.Encodings {
 			enc, err := readLimited(e.File, limit)
 			if err != nil {
-				return nil, false, in, inputError(job, err)
+				return nil, nil, inputError(job, err)
 			}
 			asset.SetEncoding(Encoding{Name: e.Name, Data: enc})
 		}
 	}
 	assets, err := job.Chain.Run(sctx, []*Asset{asset})
 	if err != nil {
-		return nil, false, in, err
+		return nil, nil, err
 	}
-	for _, a := range assets {
-		outs = append(outs, newOutput(a, job.source()))
+	outs := make([]*output, len(assets))
+	for i, a := range assets {
+		outs[i] = newOutput(a, job.source())
 	}
-	if p.Cache != nil {
-		if err := p.Cache.store(key, p.Root, sctx.Deps(), outs); err != nil {
-			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+	return outs, sctx, nil
+}
+
+// fromCache makes the outputs of a cache entry. Bytes that the previous
+// output tree holds under the same hash stay where they are; the others are
+// read from the cache now and verified, so that a missing or damaged blob
+// makes the job run again instead of failing the build.
+func (p *Pipeline) fromCache(e *cacheEntry, previous *tree) ([]*output, bool) {
+	outs := make([]*output, len(e.Outputs))
+	for i, co := range e.Outputs {
+		o := outputFromCache(co)
+		if !p.Cache.ensure(&o.data, o.blob, previous, o.Path) {
+			return nil, false
 		}
+		for j := range o.encodings {
+			enc := &o.encodings[j]
+			suffix, _ := bfs.EncodingSuffix(enc.name)
+			if !p.Cache.ensure(&enc.data, enc.blob, previous, o.Path+suffix) {
+				return nil, false
+			}
+		}
+		outs[i] = o
 	}
-	return outs, false, in, nil
+	return outs, true
 }
 
 // buildManifest describes sorted outputs. Two outputs with one path, or a

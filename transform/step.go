@@ -65,7 +65,7 @@ type Context struct {
 	// a job's own input resolves to its real file wherever that is.
 	Resolve func(logical string) string
 
-	deps map[string]bool
+	deps, dirs map[string]bool
 }
 
 // NewContext returns a Context for one chain run.
@@ -95,10 +95,27 @@ func (c *Context) Depend(file string) {
 	c.deps[file] = true
 }
 
+// DependDir records that the output depends on which names a directory on
+// disk holds (or on its absence): a step that looked for a file there, and
+// would have read another had it been there, records the directory, so
+// that a file appearing where it would win the lookup runs the chain
+// again.
+func (c *Context) DependDir(dir string) {
+	if c.dirs == nil {
+		c.dirs = make(map[string]bool)
+	}
+	c.dirs[dir] = true
+}
+
 // Deps returns the files recorded by Depend, sorted.
-func (c *Context) Deps() []string {
-	out := make([]string, 0, len(c.deps))
-	for f := range c.deps {
+func (c *Context) Deps() []string { return sortedSet(c.deps) }
+
+// DepDirs returns the directories recorded by DependDir, sorted.
+func (c *Context) DepDirs() []string { return sortedSet(c.dirs) }
+
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for f := range set {
 		out = append(out, f)
 	}
 	sort.Strings(out)

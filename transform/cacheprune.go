@@ -1,0 +1,159 @@
+package transform
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// usageFile holds the cache's approximate size in bytes, kept up to date
+// by the runs that store into it, so that deciding whether to prune needs
+// no walk of the cache.
+const usageFile = "usage"
+
+// account adds the bytes a run stored to the cache's recorded size, and
+// prunes the cache to nine tenths of its bound when that passes it.
+func (c *Cache) account(stored int64) error {
+	limit := c.MaxSize
+	if limit == 0 {
+		limit = DefaultCacheSize
+	}
+	file := filepath.Join(c.Dir, usageFile)
+	used := stored
+	if data, err := os.ReadFile(file); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
+			used += n
+		}
+	}
+	if used > limit {
+		stats, err := c.Prune(limit / 10 * 9)
+		if err != nil {
+			return err
+		}
+		used = stats.Kept
+	}
+	return writeFileAtomic(file, []byte(strconv.FormatInt(used, 10)+"\n"))
+}
+
+// PruneStats says what Prune did.
+type PruneStats struct {
+	Entries, Blobs int   // entries and blobs removed
+	Freed, Kept    int64 // bytes removed and bytes left
+}
+
+// tempLeftoverAge is how old a temporary file of the cache must be before
+// Prune takes it for the leftover of a crash rather than a write in
+// progress.
+const tempLeftoverAge = time.Hour
+
+// Prune shrinks the cache to at most maxSize bytes: it removes the least
+// recently used entries (by modification time, which a use refreshes)
+// until the entries and the blobs they refer to fit, then every blob that
+// no remaining entry refers to, and temporary files left by crashes. A
+// maxSize of 0 empties the cache. File-hash indexes are kept: they are
+// small and only spare reading. Prune is safe to run beside a build: an
+// entry removed under a running build is at worst stored again.
+func (c *Cache) Prune(maxSize int64) (PruneStats, error) {
+	var st PruneStats
+	type entry struct {
+		file  string
+		size  int64
+		mtime time.Time
+		blobs []blobRef
+	}
+	var entries []entry
+	err := walkFiles(filepath.Join(c.Dir, "entries"), func(file string, fi fs.FileInfo) {
+		if strings.HasPrefix(fi.Name(), ".tmp-") {
+			if time.Since(fi.ModTime()) > tempLeftoverAge && os.Remove(file) == nil {
+				st.Freed += fi.Size()
+			}
+			return
+		}
+		e := entry{file: file, size: fi.Size(), mtime: fi.ModTime()}
+		var ce cacheEntry
+		if data, err := os.ReadFile(file); err == nil && json.Unmarshal(data, &ce) == nil {
+			for _, o := range ce.Outputs {
+				e.blobs = append(e.blobs, o.Blob)
+				for _, enc := range o.Encodings {
+					e.blobs = append(e.blobs, enc.Blob)
+				}
+			}
+		}
+		entries = append(entries, e)
+	})
+	if err != nil {
+		return st, err
+	}
+	// Newest first: keep entries while they fit.
+	sort.Slice(entries, func(i, j int) bool {
+		if !entries[i].mtime.Equal(entries[j].mtime) {
+			return entries[i].mtime.After(entries[j].mtime)
+		}
+		return entries[i].file < entries[j].file
+	})
+	keep := make(map[string]bool)
+	var size int64
+	for _, e := range entries {
+		need := e.size
+		for _, b := range e.blobs {
+			if !keep[b.SHA256] {
+				need += b.Size
+			}
+		}
+		if size+need > maxSize {
+			if os.Remove(e.file) == nil {
+				st.Entries++
+				st.Freed += e.size
+			}
+			continue
+		}
+		size += need
+		for _, b := range e.blobs {
+			keep[b.SHA256] = true
+		}
+	}
+	err = walkFiles(filepath.Join(c.Dir, "blobs"), func(file string, fi fs.FileInfo) {
+		name := fi.Name()
+		if strings.HasPrefix(name, ".tmp-") && time.Since(fi.ModTime()) <= tempLeftoverAge || keep[name] {
+			return
+		}
+		if os.Remove(file) == nil {
+			st.Blobs++
+			st.Freed += fi.Size()
+		}
+	})
+	st.Kept = size
+	if err == nil {
+		err = writeFileAtomic(filepath.Join(c.Dir, usageFile), []byte(strconv.FormatInt(size, 10)+"\n"))
+	}
+	return st, err
+}
+
+// walkFiles calls f for every regular file below dir; a missing dir has
+// none.
+func walkFiles(dir string, f func(file string, fi fs.FileInfo)) error {
+	err := filepath.WalkDir(dir, func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		f(file, fi)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
