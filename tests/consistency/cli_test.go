@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,4 +154,18 @@ func bakefs(t testing.TB, dir string, args ...string) result {
 		t.Fatalf("bakefs %s: %v", strings.Join(args, " "), err)
 	}
 	return r
+}
+
+var summaryRE = regexp.MustCompile(`(\d+) ran, (\d+) cached`)
+
+// summary reads the numbers of jobs run and answered from the cache from
+// the summary line of a build's standard error; -1, -1 when it has none.
+func summary(stderr string) (ran, cached int) {
+	m := summaryRE.FindStringSubmatch(stderr)
+	if m == nil {
+		return -1, -1
+	}
+	ran, _ = strconv.Atoi(m[1])
+	cached, _ = strconv.Atoi(m[2])
+	return ran, cached
 }

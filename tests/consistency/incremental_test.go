@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestIncrementalEqualsClean is the property "incremental = clean": after
@@ -25,15 +26,24 @@ func TestIncrementalEqualsClean(t *testing.T) {
 	seed := testSeed(t)
 	perSequence := envInt(t, "BAKEFS_EDITS", 16)
 	const sequences = 4
-	var edits, failed atomic.Int64
+	var edits, failed, cached atomic.Int64
 	for i := range sequences {
-		t.Run(fmt.Sprintf("seq%d", i), func(t *testing.T) {
-			e, f := editSequence(t, seed+int64(i), perSequence)
+		// Even sequences age every change (see project.age), so that the
+		// cache keeps bundles and answers from them; odd ones build
+		// right after each edit, as a user would.
+		aged := i%2 == 0
+		name := fmt.Sprintf("seq%d-fresh", i)
+		if aged {
+			name = fmt.Sprintf("seq%d-aged", i)
+		}
+		t.Run(name, func(t *testing.T) {
+			e, f, c := editSequence(t, seed+int64(i), perSequence, aged)
 			edits.Add(int64(e))
 			failed.Add(int64(f))
+			cached.Add(int64(c))
 		})
 	}
-	t.Logf("%d edits compared in %d sequences of up to %d (%d of them builds that failed in both)", edits.Load(), sequences, perSequence, failed.Load())
+	t.Logf("%d edits compared in %d sequences of up to %d (%d of them builds that failed in both); the incremental builds answered %d jobs from the cache", edits.Load(), sequences, perSequence, failed.Load(), cached.Load())
 	// Mostly failing builds would compare little; the edits are weighted
 	// so that most builds succeed.
 	if !t.Failed() && failed.Load()*2 > edits.Load() {
@@ -42,13 +52,21 @@ func TestIncrementalEqualsClean(t *testing.T) {
 }
 
 // editSequence runs one sequence of n edits from seed and returns how many
-// were compared and how many of those made both builds fail.
-func editSequence(t *testing.T, seed int64, n int) (compared, failed int) {
+// were compared and how many of those made both builds fail. When aged is
+// set, each edit's files are given a modification time of their own, an
+// hour ago.
+func editSequence(t *testing.T, seed int64, n int, aged bool) (compared, failed, cached int) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x6261_6b65))
 	root := t.TempDir()
 	p := newProject(t, filepath.Join(root, "inc", "site"), siteTOML, nil)
 	s := newSite(t, p)
 	var history []string
+	start := time.Now()
+	age := func() {
+		if aged {
+			p.age(t, start.Add(-time.Minute), start.Add(-time.Hour+time.Duration(len(history))*time.Second))
+		}
+	}
 	report := func(format string, args ...any) {
 		t.Helper()
 		var b strings.Builder
@@ -59,6 +77,7 @@ func editSequence(t *testing.T, seed int64, n int) (compared, failed int) {
 		t.Fatal(b.String())
 	}
 	history = append(history, "first build")
+	age()
 	for {
 		before := p.outputs(t)
 		inc := p.build(t)
@@ -75,13 +94,16 @@ func editSequence(t *testing.T, seed int64, n int) (compared, failed int) {
 				report("the failed build changed the previous outputs: %s\n%s", d, inc)
 			}
 		default:
+			_, c := summary(inc.stderr)
+			cached += c
 			if d := p.outputs(t).diff(want, "incremental", "clean"); d != "" {
 				report("incremental and clean builds differ: %s", d)
 			}
 		}
 		if len(history) > n {
-			return compared - 1, failed
+			return compared - 1, failed, cached
 		}
 		history = append(history, s.randomEdit(t, rng, inc.code != 0))
+		age()
 	}
 }

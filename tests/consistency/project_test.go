@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A project is a bakefs project in a directory of its own: bakefs.toml,
@@ -287,6 +288,32 @@ func flipByte(t testing.TB, file string, at int) {
 	}
 	data[at%len(data)] ^= 0x01
 	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// age sets the modification time of src/ and of every file and directory
+// below it that was modified after since to at. Sources written by a test
+// are otherwise too fresh for the cache to keep what was built from them
+// (a file modified within a moment of a build may still be changing);
+// aged, they are cached as a user's files are. Each change should be aged
+// to a time of its own, later than the previous one, as a clock would.
+func (p *project) age(t testing.TB, since, at time.Time) {
+	t.Helper()
+	err := filepath.WalkDir(p.path("src"), func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if fi.ModTime().After(since) {
+			return os.Chtimes(file, at, at)
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -159,25 +159,38 @@ func (c tsconfig) content() string {
 // say. Every edit changes the model and the files on disk together.
 type site struct {
 	p       *project
-	files   map[string]int // source path (under src/) -> version
-	ts      *tsconfig      // nil: no tsconfig.json
-	pkgJSON []string       // fields of localpkg's package.json: browser, module, main
-	renamed int            // counter for new names
+	files   map[string]srcFile // by source path (under src/)
+	ts      *tsconfig          // nil: no tsconfig.json
+	pkgJSON []string           // fields of localpkg's package.json: browser, module, main
+	renamed int                // counter for new names
 }
 
 // newSite writes the site's first state into p.
 func newSite(t testing.TB, p *project) *site {
 	t.Helper()
-	s := &site{p: p, files: make(map[string]int)}
+	s := &site{p: p, files: make(map[string]srcFile)}
 	for _, name := range siteOriginals {
-		s.files[name] = 0
-		p.write(t, "src/"+name, siteContent(name, 0))
+		s.put(t, name, srcFile{name, 0})
 	}
 	s.ts = &tsconfig{JSX: "react", Factory: "h", Fragment: "Fragment", Target: "ES2020"}
 	p.write(t, "src/tsconfig.json", s.ts.content())
 	s.pkgJSON = []string{"main"}
 	p.write(t, "src/node_modules/localpkg/package.json", packageJSON(s.pkgJSON))
 	return s
+}
+
+// A srcFile is a source file of the site: the template of its bytes (the
+// name it had when made; a renamed file keeps it) and its version.
+type srcFile struct {
+	tmpl    string
+	version int
+}
+
+// put writes a file into the model and to disk.
+func (s *site) put(t testing.TB, name string, f srcFile) {
+	t.Helper()
+	s.files[name] = f
+	s.p.write(t, "src/"+name, siteContent(f.tmpl, f.version))
 }
 
 func packageJSON(fields []string) string {
@@ -270,10 +283,10 @@ func (s *site) editContent(t testing.TB, rng *rand.Rand) string {
 	if name == "" {
 		return ""
 	}
-	v := s.newVersion(rng, s.files[name])
-	s.files[name] = v
-	s.p.write(t, "src/"+name, siteContent(name, v))
-	return fmt.Sprintf("edit %s (version %d)", name, v)
+	f := s.files[name]
+	f.version = s.newVersion(rng, f.version)
+	s.put(t, name, f)
+	return fmt.Sprintf("edit %s (version %d)", name, f.version)
 }
 
 // touch rewrites a file with the bytes it has.
@@ -282,7 +295,7 @@ func (s *site) touch(t testing.TB, rng *rand.Rand) string {
 	if name == "" {
 		return ""
 	}
-	s.p.write(t, "src/"+name, siteContent(name, s.files[name]))
+	s.put(t, name, s.files[name])
 	return "rewrite " + name + " unchanged"
 }
 
@@ -296,8 +309,7 @@ func (s *site) addFile(t testing.TB, rng *rand.Rand) string {
 		fmt.Sprintf("data/new%d.json", s.renamed),
 	})
 	v := s.newVersion(rng, -1)
-	s.files[name] = v
-	s.p.write(t, "src/"+name, siteContent(name, v))
+	s.put(t, name, srcFile{name, v})
 	return fmt.Sprintf("add %s (version %d)", name, v)
 }
 
@@ -344,8 +356,7 @@ func (s *site) restore(t testing.TB, rng *rand.Rand) string {
 		return ""
 	}
 	v := s.newVersion(rng, -1)
-	s.files[name] = v
-	s.p.write(t, "src/"+name, siteContent(name, v))
+	s.put(t, name, srcFile{name, v})
 	return fmt.Sprintf("restore %s (version %d)", name, v)
 }
 
@@ -386,8 +397,7 @@ func (s *site) toggleUtilTS(t testing.TB, rng *rand.Rand) string {
 		return "delete " + name + " (beside lib/util.js)"
 	}
 	v := s.newVersion(rng, -1)
-	s.files[name] = v
-	s.p.write(t, "src/"+name, siteContent(name, v))
+	s.put(t, name, srcFile{name, v})
 	return fmt.Sprintf("add %s beside lib/util.js (version %d)", name, v)
 }
 
