@@ -31,11 +31,17 @@ steps = ["minify"]
 `
 
 // mixedSources returns the sources of a mixedTOML project, marked with
-// tag so that two projects differ.
-func mixedSources(tag string) map[string]string {
+// tag so that two projects differ. With sameEntry, the bundle's entry
+// point is the same file in every project and only the module it imports
+// differs.
+func mixedSources(tag string, sameEntry bool) map[string]string {
+	entryTag := tag
+	if sameEntry {
+		entryTag = "you"
+	}
 	return map[string]string{
-		"src/app.ts":       "import { greet } from \"./lib/util\";\nexport const s: string = greet(\"" + tag + "\");\n",
-		"src/lib/util.ts":  "export function greet(n: string): string {\n  return \"hello \" + n;\n}\n",
+		"src/app.ts":       "import { greet } from \"./lib/util\";\nexport const s: string = greet(\"" + entryTag + "\");\n",
+		"src/lib/util.ts":  "export function greet(n: string): string {\n  return \"hello \" + n + \" from " + tag + "\";\n}\n",
 		"src/styles/a.css": "." + tag + " {\n  color: #123456;\n  margin: 0px 0px 0px 0px;\n}\n" + strings.Repeat("p { padding: 1px; }\n", 20),
 		"src/data/d.json":  "{ \"tag\": \"" + tag + "\", \"list\": [ 1, 2, 3 ] }\n",
 	}
@@ -85,7 +91,7 @@ func TestDamagedCacheRebuilt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			p := newProject(t, filepath.Join(root, "proj"), strings.Replace(mixedTOML, "%s", "", 1), mixedSources("damaged"))
+			p := newProject(t, filepath.Join(root, "proj"), strings.Replace(mixedTOML, "%s", "", 1), mixedSources("damaged", false))
 			p.age(t, time.Time{}, time.Now().Add(-time.Hour))
 			p.mustBuild(t)
 			cache := p.path(".bakefs-cache")
@@ -121,42 +127,51 @@ func TestDamagedCacheRebuilt(t *testing.T) {
 }
 
 // TestSharedCacheDir: two projects that share one cache directory keep
-// each other's entries and file indexes: building A, then B, then A again
-// runs no step the third time, and every build equals the project's clean
-// build.
+// each other's entries and file indexes: building A, then B, then A and B
+// again runs no step the second time round, and every build equals the
+// project's clean build. That holds too when the two bundles' entry
+// points are the same file and their imports differ.
 func TestSharedCacheDir(t *testing.T) {
-	root := t.TempDir()
-	toml := strings.Replace(mixedTOML, "%s", `cache    = "../shared-cache"`, 1)
-	a := newProject(t, filepath.Join(root, "a"), toml, mixedSources("alpha"))
-	b := newProject(t, filepath.Join(root, "b"), toml, mixedSources("beta"))
-	for _, p := range []*project{a, b} {
-		p.age(t, time.Time{}, time.Now().Add(-time.Hour))
-	}
-	_, wantA := a.cleanCopy(t, root)
-	_, wantB := b.cleanCopy(t, root)
-	steps := []struct {
-		name    string
-		p       *project
-		want    outputs
-		noneRan bool
-	}{
-		{"A", a, wantA, false},
-		{"B", b, wantB, false},
-		{"A again", a, wantA, true},
-		{"B again", b, wantB, true},
-	}
-	for _, s := range steps {
-		r := s.p.mustBuild(t)
-		ran, _ := summary(r.stderr)
-		if s.noneRan && ran != 0 {
-			t.Errorf("build %s: %d steps ran, want 0 (the other project's build evicted this one's cache):\n%s", s.name, ran, r.stderr)
+	for _, sameEntry := range []bool{false, true} {
+		name := "different sources"
+		if sameEntry {
+			name = "same entry point, different imports"
 		}
-		if d := s.p.outputs(t).diff(s.want, "build "+s.name, "clean"); d != "" {
-			t.Fatalf("build %s: %s", s.name, d)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(root, "shared-cache")); err != nil {
-		t.Fatalf("the shared cache directory was not used: %v", err)
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			toml := strings.Replace(mixedTOML, "%s", `cache    = "../shared-cache"`, 1)
+			a := newProject(t, filepath.Join(root, "a"), toml, mixedSources("alpha", sameEntry))
+			b := newProject(t, filepath.Join(root, "b"), toml, mixedSources("beta", sameEntry))
+			for _, p := range []*project{a, b} {
+				p.age(t, time.Time{}, time.Now().Add(-time.Hour))
+			}
+			_, wantA := a.cleanCopy(t, root)
+			_, wantB := b.cleanCopy(t, root)
+			steps := []struct {
+				name    string
+				p       *project
+				want    outputs
+				noneRan bool
+			}{
+				{"A", a, wantA, false},
+				{"B", b, wantB, false},
+				{"A again", a, wantA, true},
+				{"B again", b, wantB, true},
+			}
+			for _, s := range steps {
+				r := s.p.mustBuild(t)
+				ran, _ := summary(r.stderr)
+				if s.noneRan && ran != 0 {
+					t.Errorf("build %s: %d steps ran, want 0 (the other project's build displaced this one's cache entries):\n%s", s.name, ran, r.stderr)
+				}
+				if d := s.p.outputs(t).diff(s.want, "build "+s.name, "clean"); d != "" {
+					t.Fatalf("build %s: %s", s.name, d)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(root, "shared-cache")); err != nil {
+				t.Fatalf("the shared cache directory was not used: %v", err)
+			}
+		})
 	}
 }
 
@@ -167,7 +182,7 @@ func TestCachePrune(t *testing.T) {
 		t.Fatalf("bakefs help cache does not teach prune:\n%s", r)
 	}
 	root := t.TempDir()
-	p := newProject(t, filepath.Join(root, "proj"), strings.Replace(mixedTOML, "%s", "", 1), mixedSources("pruned"))
+	p := newProject(t, filepath.Join(root, "proj"), strings.Replace(mixedTOML, "%s", "", 1), mixedSources("pruned", false))
 	p.age(t, time.Time{}, time.Now().Add(-time.Hour))
 	p.mustBuild(t)
 	cache := p.path(".bakefs-cache")
