@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -42,9 +43,18 @@ func mixedSources(tag string, sameEntry bool) map[string]string {
 	return map[string]string{
 		"src/app.ts":       "import { greet } from \"./lib/util\";\nexport const s: string = greet(\"" + entryTag + "\");\n",
 		"src/lib/util.ts":  "export function greet(n: string): string {\n  return \"hello \" + n + \" from " + tag + "\";\n}\n",
-		"src/styles/a.css": "." + tag + " {\n  color: #123456;\n  margin: 0px 0px 0px 0px;\n}\n" + strings.Repeat("p { padding: 1px; }\n", 20),
+		"src/styles/a.css": "." + tag + " {\n  color: #123456;\n  margin: 0px 0px 0px 0px;\n}\n" + rules(40),
 		"src/data/d.json":  "{ \"tag\": \"" + tag + "\", \"list\": [ 1, 2, 3 ] }\n",
 	}
+}
+
+// rules returns n distinct CSS rules, enough for compression to pay.
+func rules(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, ".rule-%d {\n  padding: %dpx;\n  color: #%06x;\n}\n", i, i, i*4099)
+	}
+	return b.String()
 }
 
 // cacheFiles returns the regular files under the cache's dir/sub, as
