@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/dirswap"
 )
 
 // Options says what Generate reads and writes. The zero value of each
@@ -90,55 +91,92 @@ type Options struct {
 // manifest (wrapping ErrMismatch); Op "replace" wrapping ErrForeignDir for
 // a directory Generate refuses to replace.
 func Generate(opts Options) error {
-	o, err := opts.check()
+	u, err := Prepare(opts)
 	if err != nil {
 		return err
+	}
+	return u.Commit()
+}
+
+// An Update is a package written beside its directory and not yet in
+// place, so that a build can commit it together with the output tree it
+// embeds, or discard it when a later stage fails.
+type Update struct {
+	dir string
+	tmp string // "" when dir already holds the package
+}
+
+// Prepare does all that Generate does except putting the package in place:
+// it checks and copies everything into a temporary directory beside Dir.
+// Commit then replaces Dir; Discard removes the temporary directory. When
+// Dir already holds the package for these inputs, the update changes
+// nothing. Errors are those of Generate.
+func Prepare(opts Options) (*Update, error) {
+	o, err := opts.check()
+	if err != nil {
+		return nil, err
 	}
 	m, raw, err := readManifest(o.Tree)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	files, err := treeFiles(m)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	exists, err := checkOwned(o.Dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// A package already written for these inputs is left alone, so that a
-	// build with nothing changed touches nothing.
+	// A package already written for these inputs, by a generator that
+	// writes the same bytes, is left alone, so that a build with nothing
+	// changed touches nothing.
 	o.stamp = stamp(raw, o)
-	if exists && upToDate(o.Dir, o.stamp, files) {
+	gen, err := generated(o, m, files)
+	if err != nil {
+		return nil, err
+	}
+	if exists && upToDate(o.Dir, gen, files) {
+		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
+	}
+	tmp, err := dirswap.Temp(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	u := &Update{dir: o.Dir, tmp: tmp}
+	if err := writePackage(tmp, o, gen, files); err != nil {
+		u.Discard()
+		return nil, err
+	}
+	return u, nil
+}
+
+// Changed reports whether committing the update changes the directory.
+func (u *Update) Changed() bool { return u.tmp != "" }
+
+// Commit puts the package in place of Dir, after checking again that Dir
+// holds nothing but a previous package (it may have changed meanwhile). A
+// reader sees the whole old or the whole new package (see
+// dirswap.Replace).
+func (u *Update) Commit() error {
+	if u.tmp == "" {
 		return nil
 	}
+	if _, err := checkOwned(u.dir); err != nil {
+		u.Discard()
+		return err
+	}
+	err := dirswap.Replace(u.dir, u.tmp)
+	u.tmp = ""
+	return err
+}
 
-	parent, base := filepath.Dir(o.Dir), filepath.Base(o.Dir)
-	if err := os.MkdirAll(parent, 0o777); err != nil {
-		return err
+// Discard removes an uncommitted package, leaving Dir as it was.
+func (u *Update) Discard() {
+	if u.tmp != "" {
+		os.RemoveAll(u.tmp)
+		u.tmp = ""
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".bakefs-new-")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := writePackage(tmp, o, m, files); err != nil {
-		return err
-	}
-	// The directory may have changed while the files were copied.
-	if exists, err = checkOwned(o.Dir); err != nil {
-		return err
-	}
-	if err := replaceDir(o.Dir, tmp, exists); err != nil {
-		return err
-	}
-	done = true
-	return nil
 }
 
 // check validates the options and returns them with defaults applied and
@@ -278,8 +316,15 @@ func treeFiles(m *fs.Manifest) ([]treeFile, error) {
 	return files, nil
 }
 
-// writePackage writes the whole package into the empty directory tmp.
-func writePackage(tmp string, o Options, m *fs.Manifest, files []treeFile) error {
+// generatedFiles are the files of a package that the generator makes, as
+// opposed to the data files it copies from the tree.
+type generatedFiles struct {
+	marker, goFile, table []byte // table is nil in the ManifestGo form
+}
+
+// generated makes the generated files of the package in memory.
+func generated(o Options, m *fs.Manifest, files []treeFile) (generatedFiles, error) {
+	var g generatedFiles
 	names := make([]string, 0, len(files)+2)
 	embedded := make([]string, 0, len(files))
 	for _, f := range files {
@@ -289,14 +334,22 @@ func writePackage(tmp string, o Options, m *fs.Manifest, files []treeFile) error
 	names = append(names, GoFile)
 	if o.Manifest == ManifestTable {
 		names = append(names, TableFile)
+		g.table = table(m)
 	}
 	sort.Strings(names)
+	g.marker = marker(o.stamp, names)
+	var err error
+	g.goFile, err = source(sourceInput{pkg: o.Package, importPath: o.ImportPath, m: m, form: o.Manifest, files: embedded})
+	return g, err
+}
+
+// writePackage writes the whole package into the empty directory tmp.
+func writePackage(tmp string, o Options, gen generatedFiles, files []treeFile) error {
 	// The marker goes first, so that a half-written directory left by a
 	// crash is still recognisable as the generator's.
-	if err := os.WriteFile(filepath.Join(tmp, MarkerFile), marker(o.stamp, names), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, MarkerFile), gen.marker, 0o644); err != nil {
 		return err
 	}
-
 	made := map[string]bool{".": true}
 	buf := make([]byte, 256<<10)
 	for _, f := range files {
@@ -311,47 +364,10 @@ func writePackage(tmp string, o Options, m *fs.Manifest, files []treeFile) error
 			return err
 		}
 	}
-	if o.Manifest == ManifestTable {
-		if err := os.WriteFile(filepath.Join(tmp, TableFile), table(m), 0o644); err != nil {
+	if gen.table != nil {
+		if err := os.WriteFile(filepath.Join(tmp, TableFile), gen.table, 0o644); err != nil {
 			return err
 		}
 	}
-	src, err := source(sourceInput{pkg: o.Package, importPath: o.ImportPath, m: m, form: o.Manifest, files: embedded})
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, GoFile), src, 0o644); err != nil {
-		return err
-	}
-	// os.MkdirTemp made tmp private; the package is an ordinary directory.
-	return os.Chmod(tmp, 0o755)
-}
-
-// replaceDir moves the finished package tmp to dir. When dir exists (and
-// checkOwned accepted it) it is first moved aside, then removed once tmp is
-// in place; if tmp cannot be moved, the previous dir is moved back.
-func replaceDir(dir, tmp string, exists bool) error {
-	if !exists {
-		return os.Rename(tmp, dir)
-	}
-	old, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".bakefs-old-")
-	if err != nil {
-		return err
-	}
-	if err := os.Remove(old); err != nil {
-		return err
-	}
-	if err := os.Rename(dir, old); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if rerr := os.Rename(old, dir); rerr != nil {
-			return fmt.Errorf("%v (the previous package is at %s: %v)", err, old, rerr)
-		}
-		return err
-	}
-	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("embedgen: wrote %s but could not remove the previous package at %s: %w", dir, old, err)
-	}
-	return nil
+	return os.WriteFile(filepath.Join(tmp, GoFile), gen.goFile, 0o644)
 }

@@ -1,7 +1,6 @@
 package embedgen
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,24 +26,23 @@ func stamp(manifest []byte, o Options) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// upToDate reports whether dir already holds the package for this stamp:
-// its marker records the stamp and every data file is there with its size.
-// Generate then writes nothing, so a build with nothing changed touches
-// nothing (and leaves make and editors nothing to reload).
-func upToDate(dir, stamp string, files []treeFile) bool {
-	data, err := os.ReadFile(filepath.Join(dir, MarkerFile))
-	if err != nil {
+// upToDate reports whether dir already holds the package: the generated
+// files (marker, Go file, table) are byte for byte what this generator
+// makes now — so a package written by an older generator, or from other
+// inputs, is redone — and every data file is there with its size. Data
+// files are not re-read: they are copies of the tree, verified by SHA-256
+// when they were written. Generate then writes nothing, so a build with
+// nothing changed touches nothing (and leaves make and editors nothing to
+// reload).
+func upToDate(dir string, gen generatedFiles, files []treeFile) bool {
+	same := func(name string, want []byte) bool {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		return err == nil && bytes.Equal(got, want)
+	}
+	if !same(MarkerFile, gen.marker) || !same(GoFile, gen.goFile) {
 		return false
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	found := false
-	for sc.Scan() && !found {
-		found = sc.Text() == stampPrefix+stamp
-	}
-	if !found {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(dir, GoFile)); err != nil {
+	if gen.table != nil && !same(TableFile, gen.table) {
 		return false
 	}
 	for _, f := range files {

@@ -8,6 +8,7 @@
 //	src      = "web"            # source root (required)
 //	out      = "build/assets"   # output tree + manifest (required)
 //	cache    = ".bakefs-cache"  # cache directory; "" disables it (default ".bakefs-cache")
+//	cache_size = "1GiB"         # bound of the cache, least recently used pruned first (default 1GiB)
 //	profile  = "release"        # or "dev": faster compression levels
 //	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
 //	hash     = true             # fingerprint every output (hashed names)
@@ -60,14 +61,17 @@ var ErrProject = errors.New("project: invalid project file")
 
 // A Project is a loaded project file with every path made absolute.
 type Project struct {
-	File    string // the project file
-	Src     string // source root
-	Out     string // output tree
-	Cache   string // cache directory, "" for none
-	Profile transform.Profile
-	Package *Package // nil when the project writes no Go package
-	Rules   []Rule
-	raw     []byte
+	File  string // the project file
+	Src   string // source root
+	Out   string // output tree
+	Cache string // cache directory, "" for none
+	// CacheSize bounds the cache in bytes (transform.Cache.MaxSize); 0
+	// means the default.
+	CacheSize int64
+	Profile   transform.Profile
+	Package   *Package // nil when the project writes no Go package
+	Rules     []Rule
+	raw       []byte
 }
 
 // A Package says where bakefs build writes the generated Go package.
@@ -85,14 +89,15 @@ type Rule struct {
 
 // fileFormat mirrors the TOML.
 type fileFormat struct {
-	Src      string       `toml:"src"`
-	Out      string       `toml:"out"`
-	Cache    *string      `toml:"cache"`
-	Profile  string       `toml:"profile"`
-	Compress []string     `toml:"compress"`
-	Hash     bool         `toml:"hash"`
-	Package  *packageTOML `toml:"package"`
-	Rules    []ruleTOML   `toml:"rule"`
+	Src       string       `toml:"src"`
+	Out       string       `toml:"out"`
+	Cache     *string      `toml:"cache"`
+	CacheSize string       `toml:"cache_size"`
+	Profile   string       `toml:"profile"`
+	Compress  []string     `toml:"compress"`
+	Hash      bool         `toml:"hash"`
+	Package   *packageTOML `toml:"package"`
+	Rules     []ruleTOML   `toml:"rule"`
 }
 
 type packageTOML struct {
@@ -150,6 +155,14 @@ func Load(file string) (*Project, error) {
 		p.Cache = ""
 		if *f.Cache != "" {
 			p.Cache = filepath.Join(dir, *f.Cache)
+		}
+	}
+	if f.CacheSize != "" {
+		if p.CacheSize, err = transform.ParseByteSize(f.CacheSize); err != nil {
+			return nil, fail(p.lineOf("cache_size", 0), "%v", err)
+		}
+		if p.CacheSize == 0 {
+			return nil, fail(p.lineOf("cache_size", 0), "cache_size must be more than 0 (to use no cache, set cache = \"\")")
 		}
 	}
 	switch transform.Profile(f.Profile) {

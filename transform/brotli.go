@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"strconv"
 	"sync"
 
@@ -32,17 +33,18 @@ func newBrotli(o brotliOptions) (Step, error) {
 	if o.Level != "" {
 		forced, _ = strconv.Atoi(o.Level)
 	}
-	return newCompressStep("br", o.MinSize, o.IncludeCompressed, func(p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("br", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		quality := forced
 		if quality < 0 {
 			quality = profileLevels(p).brotli
 		}
-		return brotliEncode(data, quality)
+		return brotliEncode(ctx, data, quality)
 	})
 }
 
 // brotliEncode compresses data at quality (0 to 11) with the fixed window.
-func brotliEncode(data []byte, quality int) ([]byte, error) {
+// It stops with ctx's error when ctx is done.
+func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/4 + 64)
 	bw, _ := brotliWriters[quality].Get().(*brotli.Writer)
@@ -51,8 +53,8 @@ func brotliEncode(data []byte, quality int) ([]byte, error) {
 	} else {
 		bw.Reset(&buf)
 	}
-	if _, err := bw.Write(data); err != nil {
-		return nil, err
+	if err := writeChunks(ctx, bw, data); err != nil {
+		return nil, err // the writer is dropped, not pooled
 	}
 	if err := bw.Close(); err != nil {
 		return nil, err

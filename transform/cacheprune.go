@@ -3,7 +3,9 @@ package transform
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -156,4 +158,32 @@ func walkFiles(dir string, f func(file string, fi fs.FileInfo)) error {
 		return nil
 	}
 	return err
+}
+
+// ParseByteSize reads a size such as "0", "500MB", "2 GiB" or "750kB":
+// a whole number of bytes, optionally followed by B, kB, MB, GB, TB
+// (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+func ParseByteSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && '0' <= t[i] && t[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: want a whole number of bytes with an optional unit (500MB, 2GiB)", s)
+	}
+	units := map[string]int64{
+		"": 1, "B": 1,
+		"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
+	}
+	mult, ok := units[strings.TrimSpace(t[i:])]
+	if !ok {
+		return 0, fmt.Errorf("size %q: unknown unit %q (B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)", s, strings.TrimSpace(t[i:]))
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return n * mult, nil
 }

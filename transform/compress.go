@@ -1,7 +1,9 @@
 package transform
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 )
@@ -107,13 +109,14 @@ type compressStep struct {
 	name              string // the Content-Encoding token
 	minSize           int
 	includeCompressed bool
-	// encode compresses data at the level for the profile.
-	encode func(p Profile, data []byte) ([]byte, error)
+	// encode compresses data at the level for the profile, returning
+	// ctx's error soon after ctx is done.
+	encode func(ctx context.Context, p Profile, data []byte) ([]byte, error)
 }
 
 var _ Step = (*compressStep)(nil)
 
-func newCompressStep(name string, minSize int, includeCompressed bool, encode func(Profile, []byte) ([]byte, error)) (*compressStep, error) {
+func newCompressStep(name string, minSize int, includeCompressed bool, encode func(context.Context, Profile, []byte) ([]byte, error)) (*compressStep, error) {
 	if minSize < 0 {
 		return nil, fmt.Errorf("%w: min-size %d is negative", ErrBadOption, minSize)
 	}
@@ -132,7 +135,7 @@ func (s *compressStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 		if len(a.Data) < s.minSize || len(a.Data) < MinSavingBytes || !s.includeCompressed && alreadyCompressed(a) {
 			continue
 		}
-		enc, err := s.encode(ctx.Profile, a.Data)
+		enc, err := s.encode(ctx, ctx.Profile, a.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Path, err)
 		}
@@ -144,4 +147,25 @@ func (s *compressStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 		out[i] = c
 	}
 	return out, nil
+}
+
+// compressChunk is how many bytes a compressor is fed between two checks
+// for cancellation.
+const compressChunk = 64 << 10
+
+// writeChunks writes data to w in compressChunk pieces, stopping with
+// ctx's error when ctx is done, so that a large file at a slow level does
+// not hold up an interrupted build.
+func writeChunks(ctx context.Context, w io.Writer, data []byte) error {
+	for len(data) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(data), compressChunk)
+		if _, err := w.Write(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
 }

@@ -322,7 +322,7 @@ func TestCompressLevels(t *testing.T) {
 			}
 		})
 	}
-	direct, err := gzipEncode(js, 9)
+	direct, err := gzipEncode(context.Background(), js, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestCompressChain(t *testing.T) {
 // TestGzipHeader checks the fixed header: no flags (so no name), zero
 // modification time, OS byte 255.
 func TestGzipHeader(t *testing.T) {
-	enc, err := gzipEncode(jsLike(1000), 9)
+	enc, err := gzipEncode(context.Background(), jsLike(1000), 9)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package transform
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"strconv"
 	"sync"
 )
@@ -24,19 +25,20 @@ var gzipWriters [gzip.BestCompression + 1]sync.Pool
 
 func newGzip(o gzipOptions) (Step, error) {
 	forced, _ := strconv.Atoi(o.Level) // "" gives 0: the profile's level
-	return newCompressStep("gzip", o.MinSize, o.IncludeCompressed, func(p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("gzip", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		level := forced
 		if level == 0 {
 			level = profileLevels(p).gzip
 		}
-		return gzipEncode(data, level)
+		return gzipEncode(ctx, data, level)
 	})
 }
 
 // gzipEncode compresses data at level (1 to 9) with a fixed header: no
 // name, comment or extra field, a zero modification time and the OS byte
 // 255 ("unknown"), so that the bytes depend on data and level only.
-func gzipEncode(data []byte, level int) ([]byte, error) {
+// It stops with ctx's error when ctx is done.
+func gzipEncode(ctx context.Context, data []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/3 + 64)
 	zw, _ := gzipWriters[level].Get().(*gzip.Writer)
@@ -49,7 +51,7 @@ func gzipEncode(data []byte, level int) ([]byte, error) {
 		zw.Reset(&buf)
 	}
 	zw.Header = gzip.Header{OS: 255}
-	if _, err := zw.Write(data); err != nil {
+	if err := writeChunks(ctx, zw, data); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {

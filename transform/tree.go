@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	bfs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/dirswap"
 )
 
 // ErrNotTree reports an output directory that holds files but no bakefs
@@ -17,57 +19,98 @@ var ErrNotTree = errors.New("transform: not a bakefs output tree")
 
 // WriteTree writes the result to dir: every output at its path, every
 // variant beside it, and the manifest at bfs.ManifestName. It reports
-// whether anything changed.
-//
-// When dir already holds this exact manifest and every file it lists with
-// the listed size, WriteTree touches nothing. Otherwise it builds the new
-// tree in a temporary directory beside dir (hard-linking files that are
-// unchanged since the previous tree) and swaps it in with renames, so a
-// failure leaves the previous tree intact and no partial file. A dir that
-// exists, is not empty and has no manifest is refused with ErrNotTree,
-// so that a mistaken path never deletes sources.
+// whether anything changed. It is PrepareTree followed by Commit.
 func (r *Result) WriteTree(dir string) (changed bool, err error) {
-	manifest, err := r.Manifest.Marshal()
+	u, err := r.PrepareTree(dir)
 	if err != nil {
 		return false, err
+	}
+	return u.Changed(), u.Commit()
+}
+
+// A TreeUpdate is a new output tree made beside the directory it is to
+// replace, not yet in its place: a build commits it together with the Go
+// package made from it, or discards it when a later stage fails.
+type TreeUpdate struct {
+	dir string
+	tmp string // "" when dir already holds the tree
+}
+
+// PrepareTree writes the result's tree into a temporary directory beside
+// dir (hard-linking the files that dir already holds with the same bytes)
+// and returns it uncommitted. When dir already holds this exact manifest
+// and every file it lists with the listed size, nothing is written and the
+// update changes nothing. A dir that exists, is not empty and has no
+// manifest is refused with ErrNotTree, so that a mistaken path never
+// deletes sources.
+func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
+	manifest, err := r.Manifest.Marshal()
+	if err != nil {
+		return nil, err
 	}
 	old, err := readTree(dir)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
-		return false, nil
+		return &TreeUpdate{dir: dir}, dirswap.Clean(dir)
 	}
-	parent, base := filepath.Split(filepath.Clean(dir))
-	if parent == "" {
-		parent = "."
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return false, err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".new-")
+	tmp, err := dirswap.Temp(dir)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	defer os.RemoveAll(tmp) // a no-op once renamed
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return false, err
+	u := &TreeUpdate{dir: dir, tmp: tmp}
+	if err := r.fill(tmp, dir, old, manifest); err != nil {
+		u.Discard()
+		return nil, err
 	}
+	return u, nil
+}
+
+// fill writes the tree into the empty directory tmp.
+func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 	for _, o := range r.outputs {
 		if err := r.place(tmp, dir, old, o.Path, o.blob, o.data); err != nil {
-			return false, err
+			return err
 		}
 		for _, e := range o.encodings {
 			suffix, _ := bfs.EncodingSuffix(e.name)
 			if err := r.place(tmp, dir, old, o.Path+suffix, e.blob, e.data); err != nil {
-				return false, err
+				return err
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(tmp, bfs.ManifestName), manifest, 0o644); err != nil {
-		return false, err
+	return os.WriteFile(filepath.Join(tmp, bfs.ManifestName), manifest, 0o644)
+}
+
+// Changed reports whether committing the update changes the directory.
+func (u *TreeUpdate) Changed() bool { return u.tmp != "" }
+
+// Path returns where the new tree can be read before it is committed.
+func (u *TreeUpdate) Path() string {
+	if u.tmp != "" {
+		return u.tmp
 	}
-	return true, swapDir(tmp, dir)
+	return u.dir
+}
+
+// Commit puts the new tree in place of the directory (see dirswap.Replace:
+// a reader sees the whole old or the whole new tree).
+func (u *TreeUpdate) Commit() error {
+	if u.tmp == "" {
+		return nil
+	}
+	err := dirswap.Replace(u.dir, u.tmp)
+	u.tmp = ""
+	return err
+}
+
+// Discard removes an uncommitted update, leaving the directory as it was.
+func (u *TreeUpdate) Discard() {
+	if u.tmp != "" {
+		os.RemoveAll(u.tmp)
+		u.tmp = ""
+	}
 }
 
 // place writes one file of the new tree, linking the old tree's copy when
@@ -91,16 +134,19 @@ func (r *Result) place(tmp, dir string, old *tree, name string, ref blobRef, dat
 
 // A tree is what an existing output directory's manifest says it holds.
 // Its manifest is parsed only when a file is looked up: a run with nothing
-// changed compares the raw bytes and stops there.
+// changed compares the raw bytes and stops there. A tree is safe for
+// concurrent use.
 type tree struct {
-	raw  []byte
-	sums map[string]string // file in the tree -> SHA-256; nil until sum
+	raw []byte
+
+	once sync.Once
+	sums map[string]string // file in the tree -> SHA-256
 }
 
 // sum returns the SHA-256 the old manifest lists for a file of the tree,
 // or "" when it lists none (or cannot be parsed).
 func (t *tree) sum(name string) string {
-	if t.sums == nil {
+	t.once.Do(func() {
 		t.sums = make(map[string]string)
 		if m, err := bfs.ParseManifest(t.raw); err == nil {
 			for _, e := range m.Files {
@@ -110,7 +156,7 @@ func (t *tree) sum(name string) string {
 				}
 			}
 		}
-	}
+	})
 	return t.sums[name]
 }
 
@@ -155,27 +201,4 @@ func treeComplete(dir string, m *bfs.Manifest) bool {
 		}
 	}
 	return true
-}
-
-// swapDir replaces dir with tmp: dir is moved aside, tmp renamed into its
-// place, and the old tree removed. If the second rename fails the old tree
-// is put back.
-func swapDir(tmp, dir string) error {
-	aside := ""
-	if _, err := os.Lstat(dir); err == nil {
-		aside = tmp + ".old"
-		if err := os.Rename(dir, aside); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if aside != "" {
-			os.Rename(aside, dir)
-		}
-		return err
-	}
-	if aside != "" {
-		return os.RemoveAll(aside)
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"context"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -37,10 +38,13 @@ const zstdWindow = 8 << 20
 var zstdEncoders [zstd.SpeedBestCompression + 1]sync.Pool
 
 func newZstd(o zstdOptions) (Step, error) {
-	return newCompressStep("zstd", o.MinSize, o.IncludeCompressed, func(p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("zstd", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		word := o.Level
 		if word == "" {
 			word = profileLevels(p).zstd
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		return zstdEncode(data, zstdLevels[word])
 	})

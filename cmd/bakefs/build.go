@@ -1,19 +1,29 @@
 package main
 
 import (
+	"context"
+	"time"
+
 	"github.com/bakefs/bakefs/embedgen"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
 )
 
 const buildManual = `
-Usage: bakefs build [-f FILE]
+Usage: bakefs build [-f FILE] [--check]
 
 Build runs a project file (default ./bakefs.toml): it matches the source files
 to the rules' chains, runs them in parallel with the cache, writes the output
 tree and manifest, and, when the file has a [package] table, writes the Go
-package that embeds the tree. Nothing that is unchanged is rewritten; a
-failed build leaves the previous output intact.
+package that embeds the tree. Nothing that is unchanged is rewritten.
+
+The tree and the package are committed together, once everything has been
+made: a failed or interrupted build (Ctrl-C exits within a second, status
+130) leaves both as they were, and a crash leaves each whole, old or new.
+
+--check builds everything again without the cache into a temporary
+directory and compares it byte for byte with the current tree and package;
+it exits 1 naming the first file that differs. It writes nothing in place.
 
 Example bakefs.toml:
 
@@ -37,12 +47,15 @@ Example bakefs.toml:
 Examples:
   bakefs build
   bakefs build -f examples/minimal/bakefs.toml
+  bakefs build --check        # is the output what a clean build gives?
 `
 
 // runBuild implements bakefs build.
 func runBuild(env *environment, args []string) error {
+	start := time.Now()
 	fs := newFlagSet(env, "build", buildManual)
 	file := fs.String("f", project.DefaultFile, "project `file`")
+	check := fs.Bool("check", false, "rebuild without the cache and compare with the current output; write nothing")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -57,15 +70,47 @@ func runBuild(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile}
+	if *check {
+		return interruptible(func(ctx context.Context, _ *committer) error {
+			return checkBuild(ctx, env, p, jobs)
+		})
+	}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Out: p.Out}
 	if p.Cache != "" {
-		pipe.Cache = &transform.Cache{Dir: p.Cache}
+		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}
-	if _, err := runPipeline(env, pipe, jobs, p.Out); err != nil {
-		return err
-	}
-	if p.Package == nil {
+	return interruptible(func(ctx context.Context, c *committer) error {
+		res, tree, err := runPipeline(ctx, env, pipe, jobs, p.Out)
+		if err != nil {
+			return err
+		}
+		defer tree.Discard()
+		var pkg *embedgen.Update
+		if p.Package != nil {
+			if pkg, err = embedgen.Prepare(packageOptions(p, tree.Path())); err != nil {
+				return err
+			}
+			defer pkg.Discard()
+		}
+		err = c.commit(func() error {
+			if err := tree.Commit(); err != nil {
+				return err
+			}
+			if pkg != nil {
+				return pkg.Commit()
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		printSummary(env, res, tree.Changed() || pkg != nil && pkg.Changed(), p.Out, time.Since(start))
 		return nil
-	}
-	return embedgen.Generate(embedgen.Options{Tree: p.Out, Dir: p.Package.Dir, Package: p.Package.Name, ImportPath: p.Package.ImportPath})
+	})
+}
+
+// packageOptions are the embed options of a project's [package] table for
+// the tree in dir.
+func packageOptions(p *project.Project, tree string) embedgen.Options {
+	return embedgen.Options{Tree: tree, Dir: p.Package.Dir, Package: p.Package.Name, ImportPath: p.Package.ImportPath}
 }

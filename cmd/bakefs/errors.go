@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,13 +17,17 @@ func usageError(format string, args ...any) error {
 }
 
 // exitStatus prints err, one line per error, and maps it to an exit status:
-// 0 for nil, 2 for misuse, 1 for every other failure.
+// 0 for nil, 2 for misuse, 130 for an interrupt (one line, whatever the
+// steps said), 1 for every other failure.
 func exitStatus(env *environment, err error) int {
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
+		fmt.Fprintln(env.stderr, "bakefs: interrupted")
+		return 130
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(env.stderr, "bakefs: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		return 2

@@ -9,6 +9,8 @@
 //	bakefs embed --tree DIR --out PKGDIR   write a Go package that embeds an output tree
 //	bakefs steps [NAME]                    list the steps and their options
 //	bakefs dev [-f bakefs.toml]            serve the assets from source, rebuilding and reloading on change
+//	bakefs cache prune [--max-size SIZE]   shrink the build cache
+//	bakefs version                         print the versions that make the bytes
 //	bakefs help COMMAND                    show a command's flags and examples
 //
 // A step is written in one small language everywhere (command line, project
@@ -27,7 +29,8 @@
 //	bakefs embed --tree build/js --out internal/assets --package assets
 //
 // Exit status: 0 on success, 1 when a build fails (the previous output is
-// left intact), 2 on misuse (bad flags, unknown command, bad step syntax).
+// left intact), 2 on misuse (bad flags, unknown command, bad step syntax),
+// 130 when interrupted (Ctrl-C; the previous output is left intact).
 package main
 
 import (
@@ -52,6 +55,8 @@ func commands() []command {
 		{"embed", "write a Go package that embeds an output tree", runEmbed},
 		{"steps", "list the steps and their options", runSteps},
 		{"dev", "serve a project's assets, rebuilding and reloading on change", runDev},
+		{"cache", "prune the build cache", runCache},
+		{"version", "print the versions of bakefs and of the libraries that make bytes", runVersion},
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -14,12 +13,9 @@ import (
 	"github.com/bakefs/bakefs/transform"
 )
 
-// runPipeline runs jobs and writes the output tree, with progress on a
-// terminal and a one-line summary in every case. Interrupting it (Ctrl-C)
-// cancels the steps and leaves the previous tree intact.
-func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+// runPipeline runs jobs and prepares the output tree out, uncommitted,
+// with progress on a terminal. Cancelling ctx cancels the steps.
+func runPipeline(ctx context.Context, env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, *transform.TreeUpdate, error) {
 	relaxGC()
 	if env.interactive {
 		p.Progress = progressPrinter(env)
@@ -29,20 +25,25 @@ func runPipeline(env *environment, p *transform.Pipeline, jobs []*transform.Job,
 		fmt.Fprint(env.stderr, "\r\033[K")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	changed, err := res.WriteTree(out)
+	tree, err := res.PrepareTree(out)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", out, err)
+		return nil, nil, fmt.Errorf("writing %s: %w", out, err)
 	}
+	return res, tree, nil
+}
+
+// printSummary prints the one line that ends a build: what it made, what
+// ran, and the wall time of the whole command.
+func printSummary(env *environment, res *transform.Result, changed bool, out string, elapsed time.Duration) {
 	s := res.Stats
 	verb := "wrote"
 	if !changed {
 		verb = "unchanged"
 	}
 	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached, %s %s in %s\n",
-		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, displayPath(out), s.Elapsed.Round(time.Millisecond))
-	return res, nil
+		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, displayPath(out), elapsed.Round(time.Millisecond))
 }
 
 // relaxGC makes the collector run less often for a one-shot build, unless

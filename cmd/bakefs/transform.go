@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	bfs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/transform"
@@ -78,12 +80,23 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &transform.Pipeline{Root: *root, Profile: prof}
+	p := &transform.Pipeline{Root: *root, Profile: prof, Out: *out}
 	if !*noCache {
 		p.Cache = &transform.Cache{Dir: *cache}
 	}
-	_, err = runPipeline(env, p, jobs, *out)
-	return err
+	start := time.Now()
+	return interruptible(func(ctx context.Context, c *committer) error {
+		res, tree, err := runPipeline(ctx, env, p, jobs, *out)
+		if err != nil {
+			return err
+		}
+		defer tree.Discard()
+		if err := c.commit(tree.Commit); err != nil {
+			return err
+		}
+		printSummary(env, res, tree.Changed(), *out, time.Since(start))
+		return nil
+	})
 }
 
 func parseProfile(s string) (transform.Profile, error) {

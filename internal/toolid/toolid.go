@@ -92,7 +92,11 @@ func (i Info) String() string {
 // reading the whole executable, which a caller with an index of file
 // hashes can avoid.
 func Identity(sum func(file string) (string, error)) (string, error) {
-	info := Read()
+	return identityOf(Read(), sum)
+}
+
+// identityOf is Identity for the build information info.
+func identityOf(info Info, sum func(file string) (string, error)) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s", info)
 	for _, d := range info.Deps {
