@@ -37,7 +37,7 @@ func TestIncrementalEqualsClean(t *testing.T) {
 			name = fmt.Sprintf("seq%d-aged", i)
 		}
 		t.Run(name, func(t *testing.T) {
-			e, f, c := editSequence(t, seed+int64(i), perSequence, aged)
+			e, f, c := editSequence(t, seed+int64(i), seed, perSequence, aged)
 			edits.Add(int64(e))
 			failed.Add(int64(f))
 			cached.Add(int64(c))
@@ -52,10 +52,12 @@ func TestIncrementalEqualsClean(t *testing.T) {
 }
 
 // editSequence runs one sequence of n edits from seed and returns how many
-// were compared and how many of those made both builds fail. When aged is
+// were compared, how many of those made both builds fail and how many jobs
+// the incremental builds answered from the cache; replaySeed is the seed
+// that replays the whole test. When aged is
 // set, each edit's files are given a modification time of their own, an
 // hour ago.
-func editSequence(t *testing.T, seed int64, n int, aged bool) (compared, failed, cached int) {
+func editSequence(t *testing.T, seed, replaySeed int64, n int, aged bool) (compared, failed, cached int) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x6261_6b65))
 	root := t.TempDir()
 	p := newProject(t, filepath.Join(root, "inc", "site"), siteTOML, nil)
@@ -70,10 +72,11 @@ func editSequence(t *testing.T, seed int64, n int, aged bool) (compared, failed,
 	report := func(format string, args ...any) {
 		t.Helper()
 		var b strings.Builder
-		fmt.Fprintf(&b, "sequence seed %d (%s), edit %d of %d: %s\nedits so far:\n", seed, t.Name(), len(history), n, fmt.Sprintf(format, args...))
+		fmt.Fprintf(&b, "%s (sequence seed %d), edit %d of %d: %s\nedits so far:\n", t.Name(), seed, len(history)-1, n, fmt.Sprintf(format, args...))
 		for i, h := range history {
-			fmt.Fprintf(&b, "\t%2d. %s\n", i+1, h)
+			fmt.Fprintf(&b, "\t%2d. %s\n", i, h)
 		}
+		fmt.Fprintf(&b, "replay: BAKEFS_SEED=%d go test -run '^%s$' ./tests/consistency/", replaySeed, strings.ReplaceAll(t.Name(), "/", "$/^"))
 		t.Fatal(b.String())
 	}
 	history = append(history, "first build")

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,14 @@ func cpuTime(pid int) (time.Duration, error) {
 	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
+// needProc skips a test that reads a process's CPU time where there is no
+// /proc to read it from.
+func needProc(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skipf("reads /proc/PID/stat, which %s does not have", runtime.GOOS)
+	}
+}
+
 // interruptedBuild starts a build of p, waits until it has used busy of
 // CPU time (compressing, in a project whose other work takes far less),
 // sends it SIGINT and waits for it to exit. It returns the exit status,
@@ -138,6 +147,7 @@ func newBrotliProject(t *testing.T) *project {
 // leaves the previous tree and package as they were. The time from the
 // signal to the exit is logged, not checked (see TestInterruptLatency).
 func TestInterruptKeepsOutputs(t *testing.T) {
+	needProc(t)
 	p := newBrotliProject(t)
 	before := p.outputs(t)
 	code, stderr, latency := p.interruptedBuild(t, 500*time.Millisecond)
@@ -174,6 +184,7 @@ func TestInterruptLatency(t *testing.T) {
 	if os.Getenv("BAKEFS_LATENCY") != "1" {
 		t.Skip("set BAKEFS_LATENCY=1 to measure")
 	}
+	needProc(t)
 	p := newBrotliProject(t)
 	var latencies []time.Duration
 	for i := range 5 {
