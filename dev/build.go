@@ -50,7 +50,7 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 		return res, err
 	}
 	res.stats = out.Stats
-	if res.manifest, err = out.Manifest.Marshal(); err != nil {
+	if res.manifest, err = transform.EncodeManifest(out.Manifest); err != nil {
 		return res, err
 	}
 	res.dir = filepath.Join(s.tmp, fmt.Sprintf("build-%d", gen))

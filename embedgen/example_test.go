@@ -5,6 +5,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	iofs "io/fs"
 	"log"
@@ -84,7 +85,8 @@ func writeExampleTree(tree string, files map[string]string) error {
 	}
 	// The manifest lists files sorted by path.
 	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
-	raw, err := m.Marshal()
+	raw, err := json.MarshalIndent(m, "", "  ")
+	raw = append(raw, '\n') // the canonical form ends with a newline
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,8 @@ func writeTree(t testing.TB, dir string, files []testFile) *fs.Manifest {
 // validating it (tests of invalid manifests use it too).
 func putManifest(t testing.TB, dir string, m *fs.Manifest) {
 	t.Helper()
-	raw, err := m.Marshal()
+	raw, err := json.MarshalIndent(m, "", "  ")
+	raw = append(raw, '\n') // the canonical form ends with a newline
 	if err != nil {
 		t.Fatal(err)
 	}

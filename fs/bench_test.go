@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bakefs/bakefs/fs"
@@ -67,4 +68,95 @@ func BenchmarkHandler(b *testing.B) {
 	b.Run("bakefs-304", func(b *testing.B) {
 		run(b, fsys.Handler(), "/js/app.js", map[string]string{"Accept-Encoding": "br, gzip", "If-None-Match": etag}, 304)
 	})
+}
+
+// BenchmarkWith measures what the hooks of With cost per call: each
+// operation on the FS itself ("plain") and on fsys.With with an Allow that
+// allows everything and an Observe that counts ("hooks"), so the
+// difference is the hooks' own overhead. Compare the pairs of
+// sub-benchmarks as ratios, for example with
+//
+//	go test -run - -bench With -count 6 ./fs | benchstat -col /fs -
+func BenchmarkWith(b *testing.B) {
+	fsys, _, m := newTestFS(b)
+	var events atomic.Int64
+	hooked := fsys.With(fs.Hooks{
+		Allow:   func(name string) error { return nil },
+		Observe: func(fs.Event) { events.Add(1) },
+	})
+	app := entryOf(b, m, "js/app.js")
+	ops := []struct {
+		name string
+		run  func(b *testing.B, f *fs.FS)
+	}{
+		{"Open", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				file, err := f.Open("js/vendor/lib.js")
+				if err != nil {
+					b.Fatal(err)
+				}
+				file.Close()
+			}
+		}},
+		{"ReadFile", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				if _, err := f.ReadFile("js/vendor/lib.js"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"Stat", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				if _, err := f.Stat(app.Hashed); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"ReadDir", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				if _, err := f.ReadDir("."); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"Glob", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				if _, err := f.Glob("*/*.js"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"GlobAll", func(b *testing.B, f *fs.FS) {
+			for b.Loop() {
+				if _, err := fs.GlobAll(f, "**/*.js"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{"Handler", func(b *testing.B, f *fs.FS) {
+			h := f.Handler()
+			req := httptest.NewRequest("GET", "/"+app.Hashed, nil)
+			req.Header.Set("Accept-Encoding", "br, gzip")
+			rec := newRecorder()
+			rec.discard = true
+			for b.Loop() {
+				rec.reset()
+				h.ServeHTTP(rec, req)
+			}
+			if rec.code != 200 {
+				b.Fatalf("status %d", rec.code)
+			}
+		}},
+	}
+	for _, op := range ops {
+		for _, v := range []struct {
+			name string
+			f    *fs.FS
+		}{{"plain", fsys}, {"hooks", hooked}} {
+			b.Run(op.name+"/fs="+v.name, func(b *testing.B) {
+				b.ReportAllocs()
+				op.run(b, v.f)
+			})
+		}
+	}
 }

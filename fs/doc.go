@@ -32,6 +32,10 @@
 //		log.Fatal(http.ListenAndServe("localhost:8080", nil))
 //	}
 //
+// FS.With adds hooks (Hooks) for logging, metrics and access control
+// without hiding any method or interface, as a wrapper type would. GlobAll
+// matches "**" across directories; FS.Glob keeps the contract of fs.Glob.
+//
 // The package is named fs like the manifest's; import the standard
 // library's io/fs under another name (iofs above).
 package fs

@@ -110,15 +110,31 @@ func ExampleFS_FuncMap() {
 func ExampleFS_Glob() {
 	tree, manifest := buildTree(exampleFiles)
 	fsys, _ := fs.New(tree, manifest)
-	for _, pattern := range []string{"*", "**/*.jpg", "img/*-400w.*", "**/*.gz"} {
+	// The answer of fs.Glob: "*" and "**" match within one element.
+	for _, pattern := range []string{"*", "*/*.jpg", "img/*-400w.*", "**/*.js", "*/*.gz"} {
 		names, _ := iofs.Glob(fsys, pattern)
 		fmt.Println(pattern, names)
 	}
 	// Output:
 	// * [img index.html js]
-	// **/*.jpg [img/hero-400w.jpg img/hero-800w.jpg]
+	// */*.jpg [img/hero-400w.jpg img/hero-800w.jpg]
 	// img/*-400w.* [img/hero-400w.jpg]
-	// **/*.gz []
+	// **/*.js [js/app.js]
+	// */*.gz []
+}
+
+func ExampleGlobAll() {
+	tree, manifest := buildTree(exampleFiles)
+	fsys, _ := fs.New(tree, manifest)
+	// "**" matches any number of directories, here none or one.
+	for _, pattern := range []string{"**/*.html", "**/*.jpg", "img/**"} {
+		names, _ := fs.GlobAll(fsys, pattern)
+		fmt.Println(pattern, names)
+	}
+	// Output:
+	// **/*.html [index.html]
+	// **/*.jpg [img/hero-400w.jpg img/hero-800w.jpg]
+	// img/** [img img/hero-400w.jpg img/hero-800w.jpg]
 }
 
 func ExampleSplitHashedName() {

@@ -128,10 +128,11 @@ func (f *file) Close() error {
 
 // A dirFile is an open directory.
 type dirFile struct {
-	d      *dir
-	name   string
-	off    int
-	closed bool
+	entries []iofs.DirEntry // as the FS shows them; shared, never modified
+	info    *fileInfo
+	name    string
+	off     int
+	closed  bool
 }
 
 var _ iofs.ReadDirFile = (*dirFile)(nil)
@@ -141,7 +142,7 @@ func (f *dirFile) Stat() (iofs.FileInfo, error) {
 	if f.closed {
 		return nil, &iofs.PathError{Op: "stat", Path: f.name, Err: iofs.ErrClosed}
 	}
-	return &f.d.info, nil
+	return f.info, nil
 }
 
 // Read fails with ErrIsDir.
@@ -156,7 +157,7 @@ func (f *dirFile) ReadDir(n int) ([]iofs.DirEntry, error) {
 	if f.closed {
 		return nil, &iofs.PathError{Op: "readdir", Path: f.name, Err: iofs.ErrClosed}
 	}
-	rest := f.d.entries[f.off:]
+	rest := f.entries[f.off:]
 	if n > 0 {
 		if len(rest) == 0 {
 			return nil, io.EOF

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -65,7 +66,8 @@ func buildTree(files []treeFile) (fstest.MapFS, *fs.Manifest) {
 		m.Files = append(m.Files, e)
 	}
 	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
-	b, err := m.Marshal()
+	b, err := json.MarshalIndent(m, "", "  ")
+	b = append(b, '\n') // the canonical form ends with a newline
 	if err != nil {
 		panic(err)
 	}

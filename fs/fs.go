@@ -25,9 +25,14 @@ import (
 //
 // Every FileInfo of a file implements HashFileInfo, and its Sys method
 // returns the file's *Entry. ModTime is always the zero time.
+//
+// To log, measure or restrict access to an FS, use With rather than a
+// wrapper type: it returns an FS with hooks, which keeps every method and
+// interface.
 type FS struct {
 	t   *tree
 	dir string // full path of the root of this FS in the tree; "" at the top
+	h   *layer // the hooks of With, outermost first; nil when none
 }
 
 var (
@@ -107,9 +112,19 @@ func (f *FS) lookup(op, name string) (*node, *dir, error) {
 	}
 	full := f.full(name)
 	if n, ok := f.t.names[full]; ok {
+		if f.h != nil {
+			if err := f.visible(n.entry.Path); err != nil {
+				return nil, nil, &iofs.PathError{Op: op, Path: name, Err: err}
+			}
+		}
 		return n, nil, nil
 	}
 	if d, ok := f.t.dirs[full]; ok {
+		if f.h != nil {
+			if err := f.visible(full); err != nil {
+				return nil, nil, &iofs.PathError{Op: op, Path: name, Err: err}
+			}
+		}
 		return nil, d, nil
 	}
 	return nil, nil, &iofs.PathError{Op: op, Path: name, Err: iofs.ErrNotExist}
@@ -119,12 +134,21 @@ func (f *FS) lookup(op, name string) (*node, *dir, error) {
 // implement io.Seeker and io.ReaderAt; directories implement
 // fs.ReadDirFile.
 func (f *FS) Open(name string) (iofs.File, error) {
+	file, err := f.open(name)
+	if f.h != nil {
+		f.observe("open", f.full(name), err)
+	}
+	return file, err
+}
+
+func (f *FS) open(name string) (iofs.File, error) {
 	n, d, err := f.lookup("open", name)
 	if err != nil {
 		return nil, err
 	}
 	if d != nil {
-		return &dirFile{d: d, name: name}, nil
+		entries, _ := f.children(d)
+		return &dirFile{entries: entries, name: name, info: &d.info}, nil
 	}
 	ra, closer, err := n.variants[0].open(f.t.data)
 	if err != nil {
@@ -136,6 +160,14 @@ func (f *FS) Open(name string) (iofs.File, error) {
 // Stat returns the FileInfo of the logical file, hashed name or directory
 // name, without opening it.
 func (f *FS) Stat(name string) (iofs.FileInfo, error) {
+	fi, err := f.stat(name)
+	if f.h != nil {
+		f.observe("stat", f.full(name), err)
+	}
+	return fi, err
+}
+
+func (f *FS) stat(name string) (iofs.FileInfo, error) {
 	n, d, err := f.lookup("stat", name)
 	if err != nil {
 		return nil, err
@@ -149,6 +181,14 @@ func (f *FS) Stat(name string) (iofs.FileInfo, error) {
 // ReadFile returns a new copy of the bytes of the logical file or hashed
 // name. Reading a directory fails with ErrIsDir.
 func (f *FS) ReadFile(name string) ([]byte, error) {
+	b, err := f.readFile(name)
+	if f.h != nil {
+		f.observe("readfile", f.full(name), err)
+	}
+	return b, err
+}
+
+func (f *FS) readFile(name string) ([]byte, error) {
 	n, d, err := f.lookup("open", name)
 	if err != nil {
 		return nil, err
@@ -176,6 +216,14 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 // ReadDir returns the entries of the directory name, sorted by name, in a
 // new slice. The entries are computed once in New.
 func (f *FS) ReadDir(name string) ([]iofs.DirEntry, error) {
+	entries, err := f.readDir(name)
+	if f.h != nil {
+		f.observe("readdir", f.full(name), err)
+	}
+	return entries, err
+}
+
+func (f *FS) readDir(name string) ([]iofs.DirEntry, error) {
 	n, d, err := f.lookup("readdir", name)
 	if err != nil {
 		return nil, err
@@ -183,7 +231,27 @@ func (f *FS) ReadDir(name string) ([]iofs.DirEntry, error) {
 	if n != nil {
 		return nil, &iofs.PathError{Op: "readdir", Path: name, Err: ErrNotDir}
 	}
-	return slices.Clone(d.entries), nil
+	entries, shared := f.children(d)
+	if shared {
+		return slices.Clone(entries), nil
+	}
+	return entries, nil
+}
+
+// children returns the entries of d that f shows, sorted by name: all of
+// them, shared, without hooks; the ones every Allow accepts, in a new
+// slice, with hooks. d itself is visible.
+func (f *FS) children(d *dir) (entries []iofs.DirEntry, shared bool) {
+	if f.h == nil || !f.h.allows() {
+		return d.entries, true
+	}
+	shown := make([]iofs.DirEntry, 0, len(d.entries))
+	for i, e := range d.entries {
+		if f.allowed(d.paths[i]) == nil {
+			shown = append(shown, e)
+		}
+	}
+	return shown, false
 }
 
 // Path returns the hashed name of the logical file name
@@ -196,7 +264,7 @@ func (f *FS) Path(name string) string {
 		return name
 	}
 	n, ok := f.t.names[f.full(name)]
-	if !ok || n.entry.Hashed == "" {
+	if !ok || n.entry.Hashed == "" || f.h != nil && f.visible(n.entry.Path) != nil {
 		return name
 	}
 	if rel, ok := f.rel(n.entry.Hashed); ok {
@@ -232,7 +300,7 @@ func (f *FS) entry(name string) (*Entry, bool) {
 		return nil, false
 	}
 	n, ok := f.t.names[f.full(name)]
-	if !ok {
+	if !ok || f.h != nil && f.visible(n.entry.Path) != nil {
 		return nil, false
 	}
 	return &n.entry, true

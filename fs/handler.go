@@ -6,31 +6,59 @@ import (
 	iofs "io/fs"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-// Header values shared by every response. Each slice has len == cap, so an
-// Add by a later handler copies instead of writing into it.
+// Header values of every response. The handler never puts these slices,
+// nor the per-file ones built by New, into a response's header: it copies
+// each value into a slice of its own (see values), so that a later
+// handler that edits a value in place changes that response only.
 var (
-	hdrVary      = []string{"Accept-Encoding"}
-	hdrImmutable = []string{"public, max-age=31536000, immutable"}
-	hdrNoCache   = []string{"no-cache"}
-	hdrNosniff   = []string{"nosniff"}
-	hdrBytes     = []string{"bytes"}
-	hdrAllow     = []string{"GET, HEAD"}
+	hdrVary      = "Accept-Encoding"
+	hdrImmutable = "public, max-age=31536000, immutable"
+	hdrNoCache   = "no-cache"
+	hdrNosniff   = "nosniff"
+	hdrBytes     = "bytes"
+	hdrAllow     = "GET, HEAD"
 )
+
+// valueSlab is the number of header values in one block of values.
+const valueSlab = 1024
+
+// values hands out header value slices that no other response shares.
+// Each response takes its slices from one block of valueSlab strings,
+// never given out twice, so the handler allocates one block per hundred
+// or so responses instead of one slice per header, and a response's
+// slices have len == cap, so an Add by a later handler copies them.
+type values struct{ free []string }
+
+var valuePool = sync.Pool{New: func() any { return new(values) }}
+
+// one returns a new one-element slice holding v.
+func (s *values) one(v string) []string {
+	if len(s.free) == 0 {
+		s.free = make([]string, valueSlab)
+	}
+	r := s.free[:1:1]
+	s.free = s.free[1:]
+	r[0] = v
+	return r
+}
 
 // A route is what a request path (the prefix stripped) names.
 type route struct {
-	n        *node
-	hashed   bool // named by its hashed name: cached as immutable
-	redirect bool // a directory without its final "/": redirect to it
+	n        *node // the file; for a redirect, the directory's index file
+	hashed   bool  // named by its hashed name: cached as immutable
+	redirect bool  // a directory without its final "/": redirect to it
 }
 
 // handler serves the files of an FS; see FS.Handler.
 type handler struct {
+	f        *FS // for its hooks
 	data     iofs.FS
 	prefix   string
 	routes   map[string]route
@@ -48,8 +76,18 @@ var _ http.Handler = (*handler)(nil)
 // with the prefix (WithPrefix) stripped, must be the logical path or the
 // hashed name of a manifest entry, or a directory with WithIndex. Anything
 // else, such as a variant's own path ("app.js.br"), the manifest or
-// "a//b", is 404 Not Found (see WithSPAFallback and WithNotFound). Methods
-// other than GET and HEAD get 405 Method Not Allowed with "Allow: GET, HEAD".
+// "a//b", is 404 Not Found (see WithSPAFallback and WithNotFound). A URL
+// path without its leading "/", as http.StripPrefix leaves it, is read as
+// if it had one, as http.FileServer does, so that
+// http.StripPrefix("/static/", f.Handler()) serves "/static/js/app.js".
+// Methods other than GET and HEAD, on a file or a directory URL, get 405
+// Method Not Allowed with "Allow: GET, HEAD".
+//
+// The handler of an FS returned by With asks Hooks.Allow on every request:
+// a file it hides with fs.ErrNotExist is answered as a missing one (404,
+// WithSPAFallback or WithNotFound), any other error with its status (403
+// for fs.ErrPermission); Hooks.Observe receives one "serve" Event per
+// request.
 //
 // A file with variants is negotiable: every response for it, 304 and errors
 // included, carries "Vary: Accept-Encoding" (added to a Vary already set,
@@ -92,14 +130,20 @@ var _ http.Handler = (*handler)(nil)
 // a variant: one range gives 206 with Content-Range, several give
 // multipart/byteranges (for identity only; a multi-range request on an
 // encoded variant is answered in full), none satisfiable gives 416 with
-// "Content-Range: bytes */size". A Range in another unit, over more than 64
-// ranges, or longer in total than the content, is ignored, as is any Range
-// on empty content.
+// "Content-Range: bytes */size". A Range in another unit, an invalid one
+// ("bytes=abc", "bytes=5-1": RFC 9110 section 14.2 lets a server ignore
+// it), over more than 64 ranges, or longer in total than the content, is
+// ignored, and the whole content is sent with 200, as for any Range on
+// empty content.
 //
 // Errors reading the tree are answered like net/http does, with a status
 // text only (404, 403 or 500): internal error text is never sent.
 //
-// A hit with no Range allocates nothing in the handler.
+// Every header value the handler sets is a slice of its own, never shared
+// with another response, so a later handler that edits a value in place
+// changes that response only. The slices are cut from blocks of 1024
+// values, so a hit with no Range makes no allocation of its own but one
+// block per hundred or so responses (about 16 bytes per header value).
 func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 	c := handlerConfig{prefix: "/"}
 	for _, o := range opts {
@@ -109,7 +153,7 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 		}
 		o(&c)
 	}
-	h := &handler{data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
+	h := &handler{f: f, data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
 	for full, n := range f.t.names {
 		if rel, ok := f.rel(full); ok {
 			h.routes[rel] = route{n: n, hashed: full == n.entry.Hashed}
@@ -133,7 +177,7 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 				h.routes[""] = route{n: n}
 			} else {
 				h.routes[rel+"/"] = route{n: n}
-				h.routes[rel] = route{redirect: true}
+				h.routes[rel] = route{n: n, redirect: true}
 			}
 		}
 	}
@@ -153,40 +197,76 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 // ServeHTTP serves the file named by the request; see FS.Handler.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
-	if !strings.HasPrefix(p, h.prefix) {
-		h.serveNotFound(w, r)
+	name, ok := strings.CutPrefix(p, h.prefix)
+	if !ok && !strings.HasPrefix(p, "/") {
+		// A path without its leading "/", as http.StripPrefix leaves it:
+		// read as if it had one, like http.FileServer does.
+		name, ok = strings.CutPrefix(p, h.prefix[1:])
+	}
+	if !ok {
+		h.serveNotFound(w, r, p, false)
 		return
 	}
-	name := p[len(h.prefix):]
 	rt, ok := h.routes[name]
+	if ok && h.f.h != nil {
+		if err := h.f.visible(rt.n.entry.Path); err != nil {
+			if !errors.Is(err, iofs.ErrNotExist) {
+				h.serveError(w, name, err)
+				return
+			}
+			ok = false // hidden: as if there were no such file
+		}
+	}
 	switch {
 	case !ok && h.spa != nil && !hasExt(name):
+		if h.f.h != nil {
+			if err := h.f.visible(h.spa.entry.Path); err != nil {
+				if !errors.Is(err, iofs.ErrNotExist) {
+					h.serveError(w, name, err)
+					return
+				}
+				h.serveNotFound(w, r, name, true)
+				return
+			}
+		}
 		rt = route{n: h.spa}
 	case !ok:
-		h.serveNotFound(w, r)
+		h.serveNotFound(w, r, name, true)
 		return
 	case rt.redirect:
-		target := path.Base(p) + "/"
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.serveMethodNotAllowed(w)
+		} else {
+			// A relative reference: the last element and "/", escaped,
+			// and "./" before it when it has a colon, so that "a:b/"
+			// is not read as a URL of scheme "a".
+			u := url.URL{Path: path.Base(p) + "/", RawQuery: r.URL.RawQuery}
+			w.Header().Set("Location", u.String())
+			w.WriteHeader(http.StatusMovedPermanently)
 		}
-		w.Header().Set("Location", target)
-		w.WriteHeader(http.StatusMovedPermanently)
+		if h.f.h != nil {
+			h.f.observe("serve", rt.n.entry.Path[:strings.LastIndexByte(rt.n.entry.Path, '/')], nil)
+		}
 		return
 	}
-	h.serveFile(w, r, rt.n, rt.hashed)
+	err := h.serveFile(w, r, rt.n, rt.hashed)
+	if h.f.h != nil {
+		h.f.observe("serve", rt.n.entry.Path, err)
+	}
 }
 
-// serveFile answers a request for the file n.
-func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, hashed bool) {
+// serveFile answers a request for the file n. It returns the error of
+// reading the tree, answered with a status text only.
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, hashed bool) error {
 	hdr := w.Header()
+	vs := valuePool.Get().(*values)
+	defer valuePool.Put(vs)
 	if n.avail != 0 {
-		addVary(hdr)
+		addVary(hdr, vs)
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		hdr["Allow"] = hdrAllow
-		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
-		return
+		h.serveMethodNotAllowed(w)
+		return nil
 	}
 	c := codingIdentity
 	if n.avail != 0 {
@@ -199,13 +279,13 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 	}
 	if checkIfMatch(r.Header["If-Match"], v.etag) == condFalse {
 		w.WriteHeader(http.StatusPreconditionFailed)
-		return
+		return nil
 	}
 	if checkIfNoneMatch(r.Header["If-None-Match"], v.etag) == condFalse {
-		hdr["Etag"] = v.etagHdr
-		hdr["Cache-Control"] = cache
+		hdr["Etag"] = vs.one(v.etag)
+		hdr["Cache-Control"] = vs.one(cache)
 		w.WriteHeader(http.StatusNotModified)
-		return
+		return nil
 	}
 
 	var ranges []byteRange
@@ -213,16 +293,16 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 		rs, err := parseRange(rh[0], v.size)
 		switch err {
 		case nil:
-			if len(rs) <= maxRanges && sumRanges(rs) <= v.size && (len(rs) == 1 || v.encoding == nil) {
+			if len(rs) <= maxRanges && sumRanges(rs) <= v.size && (len(rs) == 1 || v.encoding == "") {
 				ranges = rs
 			}
-		case errRangeUnit:
 		case errRangeNoOverlap:
 			hdr.Set("Content-Range", unsatisfiedRange(v.size))
-			fallthrough
-		default:
 			http.Error(w, "416 requested range not satisfiable", http.StatusRequestedRangeNotSatisfiable)
-			return
+			return nil
+		default:
+			// Another unit or an invalid ranges-specifier: ignored (RFC
+			// 9110 sections 14.1.1 and 14.2), the whole content is sent.
 		}
 	}
 
@@ -230,23 +310,23 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 	if err != nil {
 		msg, code := toHTTPError(err)
 		http.Error(w, msg, code)
-		return
+		return err
 	}
 	if closer != nil {
 		defer closer.Close()
 	}
-	hdr["Etag"] = v.etagHdr
-	hdr["Cache-Control"] = cache
-	hdr["Content-Type"] = n.ctype
-	hdr["X-Content-Type-Options"] = hdrNosniff
-	hdr["Accept-Ranges"] = hdrBytes
-	if v.encoding != nil {
-		hdr["Content-Encoding"] = v.encoding
+	hdr["Etag"] = vs.one(v.etag)
+	hdr["Cache-Control"] = vs.one(cache)
+	hdr["Content-Type"] = vs.one(n.entry.Type)
+	hdr["X-Content-Type-Options"] = vs.one(hdrNosniff)
+	hdr["Accept-Ranges"] = vs.one(hdrBytes)
+	if v.encoding != "" {
+		hdr["Content-Encoding"] = vs.one(v.encoding)
 	}
 	body := r.Method != http.MethodHead
 	switch len(ranges) {
 	case 0:
-		hdr["Content-Length"] = v.length
+		hdr["Content-Length"] = vs.one(v.length)
 		w.WriteHeader(http.StatusOK)
 		if body {
 			copyAt(w, ra, 0, v.size)
@@ -264,7 +344,7 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 		size, err := writeMultipart(io.Discard, boundary, ranges, n.entry.Type, v.size, nil)
 		if err != nil {
 			http.Error(w, "500 Internal Server Error", http.StatusInternalServerError)
-			return
+			return err
 		}
 		hdr.Set("Content-Type", "multipart/byteranges; boundary="+boundary)
 		hdr.Set("Content-Length", strconv.FormatInt(size, 10))
@@ -273,22 +353,45 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 			writeMultipart(w, boundary, ranges, n.entry.Type, v.size, ra)
 		}
 	}
+	return nil
 }
 
-// serveNotFound answers a request the handler has no file for.
-func (h *handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
+// serveMethodNotAllowed answers a method other than GET and HEAD.
+func (h *handler) serveMethodNotAllowed(w http.ResponseWriter) {
+	w.Header().Set("Allow", hdrAllow)
+	http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+}
+
+// serveError answers a request for name, which Allow refused with err,
+// with the status of err.
+func (h *handler) serveError(w http.ResponseWriter, name string, err error) {
+	msg, code := toHTTPError(err)
+	http.Error(w, msg, code)
+	h.f.observe("serve", h.f.full(name), err)
+}
+
+// serveNotFound answers a request the handler has no file for: for name,
+// relative to the FS when inPrefix, or for the URL path name outside the
+// prefix.
+func (h *handler) serveNotFound(w http.ResponseWriter, r *http.Request, name string, inPrefix bool) {
 	if h.notFound != nil {
 		h.notFound.ServeHTTP(w, r)
-		return
+	} else {
+		http.Error(w, "404 page not found", http.StatusNotFound)
 	}
-	http.Error(w, "404 page not found", http.StatusNotFound)
+	if h.f.h != nil {
+		if inPrefix {
+			name = h.f.full(name)
+		} // else a URL path, which starts with "/": no layer's rel changes it
+		h.f.observe("serve", name, iofs.ErrNotExist)
+	}
 }
 
 // addVary adds Accept-Encoding to the Vary header unless it is there.
-func addVary(hdr http.Header) {
+func addVary(hdr http.Header, vs *values) {
 	old, ok := hdr["Vary"]
 	if !ok {
-		hdr["Vary"] = hdrVary
+		hdr["Vary"] = vs.one(hdrVary)
 		return
 	}
 	for _, v := range old {

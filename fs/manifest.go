@@ -52,7 +52,9 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // manifest and have no bytes of their own); encodings are sorted by name and
 // each name appears once; size and sha256 describe the exact bytes of the
 // file or variant. Width and height are set for images. The encoding is
-// canonical: Marshal of a parsed manifest gives back the same bytes.
+// canonical: what encoding/json writes with two-space indentation and HTML
+// escaping off (the pipeline writes it with transform.EncodeManifest; this
+// runtime package only reads it).
 type Manifest struct {
 	Version int     `json:"version"`
 	Files   []Entry `json:"files"`
@@ -206,15 +208,6 @@ func (m *Manifest) Validate() error {
 	return nil
 }
 
-// Marshal returns the canonical JSON form of a valid manifest: two-space
-// indentation, fields in declaration order, a final newline.
-func (m *Manifest) Marshal() ([]byte, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	return appendManifest(make([]byte, 0, 512*(len(m.Files)+1)), m), nil
-}
-
 // Lookup returns the entry with the given logical path, using binary search
 // over the sorted files.
 func (m *Manifest) Lookup(name string) (*Entry, bool) {
@@ -238,7 +231,15 @@ func (m *Manifest) Lookup(name string) (*Entry, bool) {
 // the last extension, "js/app.js" becoming "js/app.3f2a1b9c0d.js". A name
 // without extension gets the digits appended after a dot. A name whose base
 // starts with a dot (".env") keeps that dot as part of the stem.
+//
+// HashedName returns name itself when sum does not start with HashLen
+// lowercase hex digits (a short or malformed sum), so that the result is
+// a hashed name exactly when it differs from name; a manifest whose Hashed
+// equals its Path fails Validate.
 func HashedName(name, sum string) string {
+	if len(sum) < HashLen || !isHashDigits(sum[:HashLen]) {
+		return name
+	}
 	dir, base := "", name
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		dir, base = name[:i+1], name[i+1:]

@@ -45,7 +45,9 @@ func WithPrefix(prefix string) HandlerOption {
 // WithIndex serves the file name (such as "index.html") of a directory for
 // the directory's URL ending in "/" (the prefix itself for the root). A
 // directory's URL without the final "/" is redirected (301) to it, so that
-// relative links of the page resolve. name is a base name; directories
+// relative links of the page resolve; the Location is a relative reference
+// with the path escaped, "./" added when the name has a colon ("docs/",
+// "sp%20ace/", "./a:b/"), and the query kept. name is a base name; directories
 // without that file are not found. By default directories are not found.
 func WithIndex(name string) HandlerOption {
 	return func(c *handlerConfig) {

@@ -25,9 +25,11 @@ var (
 )
 
 // parseRange parses a Range header (RFC 9110 section 14.1.2) for content of
-// the given size. It returns errRangeUnit for a unit other than bytes, which
-// the caller ignores; errRangeInvalid for a malformed byte range; and
-// errRangeNoOverlap when no range overlaps the content.
+// the given size. It returns errRangeUnit for a unit other than bytes and
+// errRangeInvalid for an invalid ranges-specifier (a malformed range, or a
+// last position before the first), which the caller ignores; and
+// errRangeNoOverlap when the header is valid but no range overlaps the
+// content.
 func parseRange(s string, size int64) ([]byteRange, error) {
 	unit, set, ok := strings.Cut(s, "=")
 	if !ok || !equalFold(trimOWS(unit), "bytes") {

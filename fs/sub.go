@@ -7,8 +7,20 @@ import iofs "io/fs"
 // Handler and FuncMap, and resolves hashed names relative to dir
 // ("app.3f2a1b9c0d.js" in Sub("js")). Sub(".") returns f. dir must be an
 // existing directory: otherwise the error is a *fs.PathError with Op "sub"
-// and fs.ErrInvalid, fs.ErrNotExist or ErrNotDir.
+// and fs.ErrInvalid, fs.ErrNotExist or ErrNotDir (or the error of
+// Hooks.Allow). The Sub of an FS returned by With keeps its hooks.
 func (f *FS) Sub(dir string) (iofs.FS, error) {
+	sub, err := f.sub(dir)
+	if f.h != nil {
+		f.observe("sub", f.full(dir), err)
+	}
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return sub, nil
+}
+
+func (f *FS) sub(dir string) (*FS, error) {
 	n, _, err := f.lookup("sub", dir)
 	if err != nil {
 		return nil, err
@@ -19,5 +31,5 @@ func (f *FS) Sub(dir string) (iofs.FS, error) {
 	if dir == "." {
 		return f, nil
 	}
-	return &FS{t: f.t, dir: f.full(dir)}, nil
+	return &FS{t: f.t, dir: f.full(dir), h: f.h}, nil
 }

@@ -25,8 +25,9 @@ import (
 // width, each as its hashed URL and width descriptor.
 //
 // Names are relative to f, as for Open. A name that is not a file of f
-// (for srcset: the source of no image) makes template execution fail with
-// an error naming it, rather than rendering an empty string.
+// (for srcset: the source of no image), or that Hooks.Allow hides, makes
+// template execution fail with an error naming it, rather than rendering
+// an empty string.
 //
 // Use the prefix given to WithPrefix when f.Handler serves the files.
 func (f *FS) FuncMap(prefix string) template.FuncMap {
@@ -49,7 +50,7 @@ func (f *FS) FuncMap(prefix string) template.FuncMap {
 			if iofs.ValidPath(name) {
 				for _, n := range f.t.images[f.full(name)] {
 					rel, ok := f.rel(n.entry.Path)
-					if !ok {
+					if !ok || f.h != nil && f.visible(n.entry.Path) != nil {
 						continue
 					}
 					if b.Len() > 0 {

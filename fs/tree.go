@@ -41,7 +41,6 @@ type node struct {
 	// file has no variant in that coding.
 	byCoding [numCodings]uint8
 	avail    codingSet
-	ctype    []string // Content-Type header value
 }
 
 // A variant is the identity bytes or one encoded variant of a file, with
@@ -49,16 +48,16 @@ type node struct {
 // nothing.
 type variant struct {
 	blob
-	etag     string   // strong, quoted
-	etagHdr  []string // {etag}
-	length   []string // Content-Length
-	encoding []string // Content-Encoding; nil for identity
+	etag     string // strong, quoted
+	length   string // Content-Length
+	encoding string // Content-Encoding; "" for identity
 }
 
 // A dir is one directory of the logical files.
 type dir struct {
 	info    fileInfo
 	entries []iofs.DirEntry // sorted by name
+	paths   []string        // the tree path of each of entries
 	lo, hi  int             // descendants in tree.walk
 }
 
@@ -144,11 +143,13 @@ func newTree(data iofs.FS, m *Manifest) (*tree, error) {
 func (t *tree) fillWalk(name string) {
 	d := t.dirs[name]
 	d.lo = len(t.walk)
-	for _, e := range d.entries {
+	d.paths = make([]string, len(d.entries))
+	for i, e := range d.entries {
 		full := e.Name()
 		if name != "." {
 			full = name + "/" + full
 		}
+		d.paths[i] = full
 		t.walk = append(t.walk, full)
 		if e.IsDir() {
 			t.fillWalk(full)
@@ -176,7 +177,6 @@ func (n *node) init(data iofs.FS, e Entry) error {
 		hashes: []Hash{{Algorithm: "sha256", Sum: sum256}, {Algorithm: "sha384", Sum: sum384}},
 		entry:  &n.entry,
 	}
-	n.ctype = []string{e.Type}
 	if len(e.Encodings) > 254 {
 		return fmt.Errorf("%w: %s: too many encodings", ErrManifest, e.Path)
 	}
@@ -216,9 +216,8 @@ func (v *variant) init(data iofs.FS, name string, size int64, sha256, coding str
 		v.etag = `"` + sha256[:etagLen] + `"`
 	} else {
 		v.etag = `"` + sha256[:etagLen] + "-" + coding + `"`
-		v.encoding = []string{coding}
+		v.encoding = coding
 	}
-	v.etagHdr = []string{v.etag}
-	v.length = []string{strconv.FormatInt(size, 10)}
+	v.length = strconv.FormatInt(size, 10)
 	return nil
 }

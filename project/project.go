@@ -34,7 +34,8 @@
 // Each source file goes to the first rule that matches it; files that no
 // rule matches are left out. Patterns use path.Match syntax plus "**" for
 // zero or more directories. A pattern that matches no file is an error that
-// names it. A rule's chain is its steps, then its compression steps, then
+// names it, and one whose files all go to earlier patterns is reported as
+// shadowed by the first of them. A rule's chain is its steps, then its compression steps, then
 // "hash" when hashing is on.
 package project
 
@@ -44,6 +45,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -243,6 +245,9 @@ func (p *Project) newRule(r ruleTOML, f fileFormat, line int) (Rule, error) {
 	}
 	chain, err := transform.ParseChain(rule.Steps)
 	if err != nil {
+		// An error of the whole chain, such as the order of its steps:
+		// point at the rule's steps key, where there is one.
+		rule.line = p.lineOfKey("steps", line)
 		return rule, fmt.Errorf("steps: %v", err)
 	}
 	rule.Chain = chain
@@ -261,6 +266,23 @@ func (p *Project) lineOf(text string, from int) int {
 	return from
 }
 
+// lineOfKey returns the line of the key assignment "key = …" in the table
+// that starts at line from (a "[[rule]]" line), or from when the table has
+// no such key.
+func (p *Project) lineOfKey(key string, from int) int {
+	lines := strings.Split(string(p.raw), "\n")
+	for i := from; i < len(lines); i++ { // lines[from] is the line after the header
+		text := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(text, "[") {
+			break // the next table
+		}
+		if rest, ok := strings.CutPrefix(text, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return i + 1
+		}
+	}
+	return from
+}
+
 // Jobs walks the source root once and assigns each file to the first rule
 // that matches it. A pattern that matches nothing, a path that is not valid
 // for io/fs and a symlink that leaves the source root are errors.
@@ -270,6 +292,7 @@ func (p *Project) Jobs() ([]*transform.Job, error) {
 		return nil, fmt.Errorf("%s: source root: %w", p.File, err)
 	}
 	used := make(map[string]bool)
+	takenBy := make(map[string]string) // file -> the pattern that took it
 	var jobs []*transform.Job
 	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -291,6 +314,7 @@ func (p *Project) Jobs() ([]*transform.Job, error) {
 			return nil
 		}
 		used[pat] = true
+		takenBy[name] = pat
 		if !fs.ValidPath(name) {
 			return fmt.Errorf("%s: not a valid path for io/fs", name)
 		}
@@ -307,12 +331,33 @@ func (p *Project) Jobs() ([]*transform.Job, error) {
 	}
 	for _, r := range p.Rules {
 		for _, pat := range r.Match {
-			if !used[pat] {
-				return nil, fmt.Errorf("%s:%d: pattern %q matches no file under %s", p.File, p.lineOf(pat, r.line), pat, p.Src)
+			if used[pat] {
+				continue
 			}
+			line := p.lineOf(pat, r.line)
+			// A pattern that matches files all taken by earlier patterns
+			// is shadowed: say by which one, rather than "no file".
+			for _, j := range jobs {
+				if ok, _ := doublestar.Match(pat, j.Path); ok {
+					by := takenBy[j.Path]
+					return nil, fmt.Errorf("%s:%d: pattern %q is shadowed by %q (line %d), which comes first and takes every file it matches, such as %s",
+						p.File, line, pat, by, p.patternLine(by), j.Path)
+				}
+			}
+			return nil, fmt.Errorf("%s:%d: pattern %q matches no file under %s", p.File, line, pat, p.Src)
 		}
 	}
 	return jobs, nil
+}
+
+// patternLine returns the line of the first rule pattern pat.
+func (p *Project) patternLine(pat string) int {
+	for _, r := range p.Rules {
+		if slices.Contains(r.Match, pat) {
+			return p.lineOf(pat, r.line)
+		}
+	}
+	return 0
 }
 
 // match returns the first rule and pattern that match name.

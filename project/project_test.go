@@ -87,6 +87,7 @@ func TestLoadErrors(t *testing.T) {
 		{"step syntax", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"*\"\nsteps = [\"gzip:level\"]\n", `bakefs.toml:5: rule 1: steps[0]: step "gzip:level": column 11: expected '=' after option name "level"`},
 		{"bad pattern", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"../*\"\nsteps = []\n", `bakefs.toml:4: rule 1: match: bad pattern "../*"`},
 		{"match missing", "src = \"web\"\nout = \"b\"\n[[rule]]\nsteps = []\n", "rule 1: match is required"},
+		{"step order", "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = \"steps/*\"\n\nsteps = [\"gzip\", \"minify\"]\n", `bakefs.toml:7: rule 1: steps: `},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,6 +108,18 @@ func TestJobsErrors(t *testing.T) {
 		_, err = p.Jobs()
 		if err == nil || !strings.Contains(err.Error(), `bakefs.toml:12: pattern "img/**" matches no file`) {
 			t.Fatalf("error = %v", err)
+		}
+	})
+	t.Run("pattern shadowed in its rule", func(t *testing.T) {
+		toml := "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = [\n  \"js/**\",\n  \"js/*.js\",\n]\nsteps = []\n"
+		p, err := Load(writeProject(t, toml, "js/app.js", "js/lib/x.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Jobs()
+		want := `bakefs.toml:7: pattern "js/*.js" is shadowed by "js/**" (line 6), which comes first and takes every file it matches, such as js/app.js`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v\nwant it to contain %q", err, want)
 		}
 	})
 	t.Run("symlink out of root", func(t *testing.T) {

@@ -11,9 +11,8 @@ import (
 
 // brotliOptions are the options of the br step.
 type brotliOptions struct {
-	Level             string `opt:"level" values:"0|1|2|3|4|5|6|7|8|9|10|11" doc:"force a quality; default 11 in release, 1 in dev"`
-	MinSize           int    `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
-	IncludeCompressed bool   `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+	Level string `opt:"level" values:"0|1|2|3|4|5|6|7|8|9|10|11" doc:"force a quality; default 11 in release, 1 in dev"`
+	CompressOptions
 }
 
 func init() {
@@ -33,7 +32,7 @@ func newBrotli(o brotliOptions) (Step, error) {
 	if o.Level != "" {
 		forced, _ = strconv.Atoi(o.Level)
 	}
-	return newCompressStep("br", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("br", o.CompressOptions, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		quality := forced
 		if quality < 0 {
 			quality = profileLevels(p).brotli

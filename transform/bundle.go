@@ -65,11 +65,9 @@ func init() {
 // ES module for es2020 that bundles every import, with no source map and
 // no minification, and puts every imported image or font in its own file.
 type BundleOptions struct {
+	ESCodeOptions
 	Format      string            `opt:"format" values:"esm|iife" doc:"esm writes an ES module, iife a script that runs itself; default esm"`
-	Target      string            `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax the output may use; default es2020"`
 	External    []string          `opt:"external" doc:"import paths kept as imports instead of bundled; one * wildcard allowed (e.g. /vendor/*); default none"`
-	Define      map[string]string `opt:"define" doc:"replace a global name with a constant, name:value (value is JSON or a name); default none"`
-	Sourcemap   string            `opt:"sourcemap" values:"none|external|inline" doc:"external adds a .map per output and a sourceMappingURL comment, inline embeds the maps; default none"`
 	Minify      bool              `opt:"minify" doc:"minify whitespace, syntax and local names of the JS and CSS output; default false"`
 	GlobalName  string            `opt:"global-name" doc:"with format=iife, the global variable that receives the entry's exports; default none"`
 	Loader      map[string]string `opt:"loader" doc:"how imports with an extension load, ext:loader with loader one of file, dataurl, text, base64, binary, copy, empty, js, jsx, ts, tsx, json, css; default: images and fonts file, .json json, .txt text"`
@@ -167,14 +165,8 @@ func newBundleStep(o BundleOptions) (Step, error) {
 	if o.GlobalName != "" && s.opts.Format != api.FormatIIFE {
 		return nil, fmt.Errorf("%w: global-name needs format=iife", ErrBadOption)
 	}
-	switch o.Sourcemap {
-	case "", sourcemapNone:
-	case sourcemapExternal:
-		s.opts.Sourcemap = api.SourceMapLinked
-	case sourcemapInline:
-		s.opts.Sourcemap = api.SourceMapInline
-	default:
-		return nil, fmt.Errorf("%w: sourcemap %q is not one of %s", ErrBadOption, o.Sourcemap, strings.ReplaceAll(esSourcemapValues, "|", ", "))
+	if s.opts.Sourcemap, err = esSourcemap(o.Sourcemap, api.SourceMapLinked); err != nil {
+		return nil, err
 	}
 	if o.InlineLimit < 0 {
 		return nil, fmt.Errorf("%w: inline-limit %d is negative", ErrBadOption, o.InlineLimit)

@@ -134,7 +134,9 @@ func TestCacheDamage(t *testing.T) {
 			eachFile(t, filepath.Join(dir, "blobs"), func(file string) { os.Remove(file) })
 		}},
 		{"entry garbage", func(t *testing.T, dir string) {
-			eachFile(t, filepath.Join(dir, "entries"), func(file string) { os.WriteFile(file, []byte(`{"outputs":[{"path":"x","blob":{"sha256":"zz"}}]}`), 0o644) })
+			eachFile(t, filepath.Join(dir, "entries"), func(file string) {
+				os.WriteFile(file, []byte(`{"outputs":[{"path":"x","blob":{"sha256":"zz"}}]}`), 0o644)
+			})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -104,6 +104,13 @@ func profileLevels(p Profile) levels {
 	return levels{gzip: 9, brotli: 11, zstd: "best"}
 }
 
+// CompressOptions are the options every compression step (gzip, br, zstd)
+// has beside its level.
+type CompressOptions struct {
+	MinSize           int  `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
+	IncludeCompressed bool `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+}
+
 // compressStep is the shared body of the compression steps.
 type compressStep struct {
 	name              string // the Content-Encoding token
@@ -116,11 +123,11 @@ type compressStep struct {
 
 var _ Step = (*compressStep)(nil)
 
-func newCompressStep(name string, minSize int, includeCompressed bool, encode func(context.Context, Profile, []byte) ([]byte, error)) (*compressStep, error) {
-	if minSize < 0 {
-		return nil, fmt.Errorf("%w: min-size %d is negative", ErrBadOption, minSize)
+func newCompressStep(name string, o CompressOptions, encode func(context.Context, Profile, []byte) ([]byte, error)) (*compressStep, error) {
+	if o.MinSize < 0 {
+		return nil, fmt.Errorf("%w: min-size %d is negative", ErrBadOption, o.MinSize)
 	}
-	return &compressStep{name: name, minSize: minSize, includeCompressed: includeCompressed, encode: encode}, nil
+	return &compressStep{name: name, minSize: o.MinSize, includeCompressed: o.IncludeCompressed, encode: encode}, nil
 }
 
 // Run returns the assets, with a copy carrying the new variant in place of

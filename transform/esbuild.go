@@ -18,6 +18,19 @@ import (
 // esbuild's messages into SourceErrors. esbuild's types stay in this
 // package; callers only ever see Go errors.
 
+// ESTargetOption is the target option of every step that runs esbuild.
+type ESTargetOption struct {
+	Target string `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax the output may use; default es2020"`
+}
+
+// ESCodeOptions are the options shared by the steps that compile
+// JavaScript with esbuild: typescript, jsx, tsx and bundle.
+type ESCodeOptions struct {
+	ESTargetOption
+	Sourcemap string            `opt:"sourcemap" values:"none|external|inline" doc:"external adds a .map file per output and a sourceMappingURL comment, inline embeds the maps; default none"`
+	Define    map[string]string `opt:"define" doc:"replace a global name with a constant, name:value (value is JSON or a name); default none"`
+}
+
 // esTargetValues lists the accepted target words, for values tags.
 const esTargetValues = "es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext"
 
@@ -77,6 +90,23 @@ const (
 
 // esSourcemapValues lists the sourcemap option words, for values tags.
 const esSourcemapValues = "none|external|inline"
+
+// esSourcemap returns esbuild's source map mode for a sourcemap word: none
+// for "" and "none", external for "external" (the build API links the map
+// itself, api.SourceMapLinked; the transform API leaves the comment to the
+// step, api.SourceMapExternal), inline for "inline". Errors wrap
+// ErrBadOption.
+func esSourcemap(word string, external api.SourceMap) (api.SourceMap, error) {
+	switch word {
+	case "", sourcemapNone:
+		return api.SourceMapNone, nil
+	case sourcemapExternal:
+		return external, nil
+	case sourcemapInline:
+		return api.SourceMapInline, nil
+	}
+	return 0, fmt.Errorf("%w: sourcemap %q is not one of %s", ErrBadOption, word, strings.ReplaceAll(esSourcemapValues, "|", ", "))
+}
 
 // jsOutputPath returns the name of the JavaScript made from a source file:
 // a.ts, a.tsx, a.jsx → a.js; a.mts → a.mjs; a.cts → a.cjs. Names already

@@ -13,7 +13,7 @@ type formatOptions struct {
 }
 
 func init() {
-	Register("format", "1", "re-encode images as JPEG, PNG or GIF, renaming the extension", Content, newFormat)
+	Register("format", "2", "re-encode images as JPEG, PNG or GIF, renaming the extension", Content, newFormat)
 }
 
 // formatStep re-encodes each image asset. An asset already in the target

@@ -1,7 +1,9 @@
 package transform
 
 import (
+	"bytes"
 	"errors"
+	"image/png"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,42 @@ func TestFormatErrors(t *testing.T) {
 	}
 	if _, err := encodeImage(nil, "tiff", nil, defaultImageSettings); !errors.Is(err, ErrBadOption) {
 		t.Errorf("encoding tiff: got %v, want ErrBadOption", err)
+	}
+}
+
+// TestFormatPNGBitDepth checks that a PNG made from 8-bit sources (a JPEG,
+// a GIF, an 8-bit PNG) has channels of 8 bits at most (a palette may take
+// fewer), not 16-bit ones, and the pixels of the decoded source.
+func TestFormatPNGBitDepth(t *testing.T) {
+	for _, file := range []string{"photo.jpg", "rotated.jpg", "icon.gif", "alpha.png"} {
+		t.Run(file, func(t *testing.T) {
+			in := loadImage(t, file)
+			out, err := runStep(t, "format:to=png", in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := out[0].Data
+			// IHDR: 8-byte signature, length, "IHDR", width, height, then
+			// the bit depth.
+			if len(data) < 25 || string(data[12:16]) != "IHDR" {
+				t.Fatalf("not a PNG: % x", data[:min(len(data), 25)])
+			}
+			if depth := data[24]; depth > 8 {
+				t.Errorf("bit depth %d, want 8 at most", depth)
+			}
+			src, err := decodeImage(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var enc bytes.Buffer
+			if err := png.Encode(&enc, src.img); err != nil {
+				t.Fatal(err)
+			}
+			want := decodePixels(t, file, enc.Bytes())
+			got := decodePixels(t, out[0].Path, data)
+			if got.Bounds() != want.Bounds() || !bytes.Equal(got.Pix, want.Pix) {
+				t.Error("pixels differ from the decoded source")
+			}
+		})
 	}
 }

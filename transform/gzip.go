@@ -10,9 +10,8 @@ import (
 
 // gzipOptions are the options of the gzip step.
 type gzipOptions struct {
-	Level             string `opt:"level" values:"1|2|3|4|5|6|7|8|9" doc:"force a level; default 9 in release, 1 in dev"`
-	MinSize           int    `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
-	IncludeCompressed bool   `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+	Level string `opt:"level" values:"1|2|3|4|5|6|7|8|9" doc:"force a level; default 9 in release, 1 in dev"`
+	CompressOptions
 }
 
 func init() {
@@ -25,7 +24,7 @@ var gzipWriters [gzip.BestCompression + 1]sync.Pool
 
 func newGzip(o gzipOptions) (Step, error) {
 	forced, _ := strconv.Atoi(o.Level) // "" gives 0: the profile's level
-	return newCompressStep("gzip", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("gzip", o.CompressOptions, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		level := forced
 		if level == 0 {
 			level = profileLevels(p).gzip

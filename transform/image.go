@@ -261,7 +261,7 @@ func encodeImage(img image.Image, format string, src *decodedImage, s imageSetti
 		err = jpeg.Encode(&buf, flatten(img, s.background), &jpeg.Options{Quality: s.quality})
 	case "png":
 		enc := png.Encoder{CompressionLevel: png.BestCompression}
-		err = enc.Encode(&buf, img)
+		err = enc.Encode(&buf, eightBit(img))
 	case "gif":
 		err = gif.Encode(&buf, quantize(img, src), &gif.Options{NumColors: 256})
 	default:
@@ -271,6 +271,23 @@ func encodeImage(img image.Image, format string, src *decodedImage, s imageSetti
 		return nil, fmt.Errorf("encode %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// eightBit returns img in a color model that image/png writes with 8-bit
+// channels when img's own model has 8-bit samples that png would widen to
+// 16 bits (YCbCr and CMYK, as JPEGs decode): the samples are converted to
+// RGBA once, as a viewer would. Other images are returned as they are, so
+// 16-bit sources keep their precision.
+func eightBit(img image.Image) image.Image {
+	switch img.ColorModel() {
+	case color.YCbCrModel, color.NYCbCrAModel, color.CMYKModel:
+	default:
+		return img
+	}
+	b := img.Bounds()
+	dst := image.NewNRGBA(b)
+	draw.Draw(dst, b, img, b.Min, draw.Src)
+	return dst
 }
 
 // flatten draws img over an opaque background, as JPEG has no alpha.

@@ -54,7 +54,7 @@ func init() {
 // minifies with settings that are safe for Go templates and for es2020
 // browsers.
 type MinifyOptions struct {
-	Target           string `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax that minified JavaScript may use; default es2020"`
+	ESTargetOption
 	KeepComments     bool   `opt:"keep-comments" doc:"keep HTML and SVG comments; default false (JavaScript and CSS keep only legal comments either way)"`
 	OmitEndTags      bool   `opt:"omit-end-tags" doc:"drop optional HTML end tags such as </p>, </li>, </td>; default false, as a template part may end inside an element"`
 	OmitDocumentTags bool   `opt:"omit-document-tags" doc:"drop <html>, <head> and <body> tags without attributes; default false"`

@@ -16,7 +16,10 @@ import (
 // The zero value of every field is the default. Supported field types are
 // string, bool, int, float64, []string, []int and map[string]string (items
 // written "key:value"). A values tag limits a string or []string field to
-// the listed words.
+// the listed words. An embedded struct without an opt tag contributes its
+// options, so that a group of options shared by several steps (target,
+// sourcemap and define of the esbuild steps; min-size and
+// include-compressed of the compressors) is declared once.
 
 // An OptionDoc describes one option of a step, for `bakefs steps`.
 type OptionDoc struct {
@@ -26,12 +29,20 @@ type OptionDoc struct {
 	Doc    string   // one line, states the default
 }
 
-// optionFields returns the tagged fields of an options struct type.
+// optionFields returns the tagged fields of an options struct type, those
+// of embedded structs included (with Index the path from t).
 func optionFields(t reflect.Type) []reflect.StructField {
 	var fields []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
-		if f := t.Field(i); f.Tag.Get("opt") != "" {
+		f := t.Field(i)
+		switch {
+		case f.Tag.Get("opt") != "":
 			fields = append(fields, f)
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			for _, inner := range optionFields(f.Type) {
+				inner.Index = append([]int{i}, inner.Index...)
+				fields = append(fields, inner)
+			}
 		}
 	}
 	return fields

@@ -44,7 +44,7 @@ type TreeUpdate struct {
 // manifest is refused with ErrNotTree, so that a mistaken path never
 // deletes sources.
 func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
-	manifest, err := r.Manifest.Marshal()
+	manifest, err := EncodeManifest(r.Manifest)
 	if err != nil {
 		return nil, err
 	}

@@ -28,15 +28,15 @@ import (
 func init() {
 	Register("typescript", "1", "transpile TypeScript (.ts .mts .cts) to JavaScript with esbuild, one file at a time", Content,
 		func(o TypeScriptOptions) (Step, error) {
-			return newTranspileStep(api.LoaderTS, []string{".ts", ".mts", ".cts"}, o.common(), JSXOptions{})
+			return newTranspileStep(api.LoaderTS, []string{".ts", ".mts", ".cts"}, JSXOptions{TypeScriptOptions: o})
 		})
 	Register("jsx", "1", "transpile JSX (.jsx) to JavaScript with esbuild, one file at a time", Content,
 		func(o JSXOptions) (Step, error) {
-			return newTranspileStep(api.LoaderJSX, []string{".jsx"}, o.common(), o)
+			return newTranspileStep(api.LoaderJSX, []string{".jsx"}, o)
 		})
 	Register("tsx", "1", "transpile TypeScript with JSX (.tsx) to JavaScript with esbuild, one file at a time", Content,
 		func(o JSXOptions) (Step, error) {
-			return newTranspileStep(api.LoaderTSX, []string{".tsx"}, o.common(), o)
+			return newTranspileStep(api.LoaderTSX, []string{".tsx"}, o)
 		})
 }
 
@@ -44,38 +44,19 @@ func init() {
 // transpiles to es2020, keeps import and export statements, and writes no
 // source map.
 type TypeScriptOptions struct {
-	Target    string            `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax the output may use; default es2020"`
-	Format    string            `opt:"format" values:"esm|iife|cjs" doc:"module format of the output; default keeps import and export as written"`
-	Sourcemap string            `opt:"sourcemap" values:"none|external|inline" doc:"external adds x.js.map and a sourceMappingURL comment, inline embeds the map; default none"`
-	Define    map[string]string `opt:"define" doc:"replace a global name with a constant, name:value (value is JSON or a name); default none"`
+	ESCodeOptions
+	Format string `opt:"format" values:"esm|iife|cjs" doc:"module format of the output; default keeps import and export as written"`
 }
 
 // JSXOptions are the options of the jsx and tsx steps: those of
 // TypeScriptOptions plus the JSX settings. The zero value compiles JSX to
 // React.createElement calls.
 type JSXOptions struct {
-	Target          string            `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax the output may use; default es2020"`
-	Format          string            `opt:"format" values:"esm|iife|cjs" doc:"module format of the output; default keeps import and export as written"`
-	Sourcemap       string            `opt:"sourcemap" values:"none|external|inline" doc:"external adds x.js.map and a sourceMappingURL comment, inline embeds the map; default none"`
-	Define          map[string]string `opt:"define" doc:"replace a global name with a constant, name:value (value is JSON or a name); default none"`
-	JSX             string            `opt:"jsx" values:"transform|automatic" doc:"transform calls jsx-factory, automatic imports the runtime of jsx-import-source; default transform"`
-	JSXFactory      string            `opt:"jsx-factory" doc:"function called for each element in transform mode; default React.createElement"`
-	JSXFragment     string            `opt:"jsx-fragment" doc:"fragment component in transform mode; default React.Fragment"`
-	JSXImportSource string            `opt:"jsx-import-source" doc:"package whose jsx-runtime automatic mode imports; default react"`
-}
-
-// transpileCommon is what the three steps' options share.
-type transpileCommon struct {
-	target, format, sourcemap string
-	define                    map[string]string
-}
-
-func (o TypeScriptOptions) common() transpileCommon {
-	return transpileCommon{o.Target, o.Format, o.Sourcemap, o.Define}
-}
-
-func (o JSXOptions) common() transpileCommon {
-	return transpileCommon{o.Target, o.Format, o.Sourcemap, o.Define}
+	TypeScriptOptions
+	JSX             string `opt:"jsx" values:"transform|automatic" doc:"transform calls jsx-factory, automatic imports the runtime of jsx-import-source; default transform"`
+	JSXFactory      string `opt:"jsx-factory" doc:"function called for each element in transform mode; default React.createElement"`
+	JSXFragment     string `opt:"jsx-fragment" doc:"fragment component in transform mode; default React.Fragment"`
+	JSXImportSource string `opt:"jsx-import-source" doc:"package whose jsx-runtime automatic mode imports; default react"`
 }
 
 // transpileStep runs esbuild's transform on each asset it reads.
@@ -87,23 +68,23 @@ type transpileStep struct {
 
 var _ Step = (*transpileStep)(nil)
 
-func newTranspileStep(loader api.Loader, exts []string, c transpileCommon, j JSXOptions) (*transpileStep, error) {
-	target, err := esTarget(c.target)
+func newTranspileStep(loader api.Loader, exts []string, j JSXOptions) (*transpileStep, error) {
+	target, err := esTarget(j.Target)
 	if err != nil {
 		return nil, err
 	}
-	format, err := esFormat(c.format)
+	format, err := esFormat(j.Format)
 	if err != nil {
 		return nil, err
 	}
 	s := &transpileStep{
 		exts:      exts,
-		sourcemap: c.sourcemap,
+		sourcemap: j.Sourcemap,
 		opts: api.TransformOptions{
 			Loader:          loader,
 			Target:          target,
 			Format:          format,
-			Define:          c.define,
+			Define:          j.Define,
 			JSXFactory:      j.JSXFactory,
 			JSXFragment:     j.JSXFragment,
 			JSXImportSource: j.JSXImportSource,
@@ -118,14 +99,8 @@ func newTranspileStep(loader api.Loader, exts []string, c transpileCommon, j JSX
 	default:
 		return nil, fmt.Errorf("%w: jsx %q is not one of transform, automatic", ErrBadOption, j.JSX)
 	}
-	switch c.sourcemap {
-	case "", sourcemapNone:
-	case sourcemapExternal:
-		s.opts.Sourcemap = api.SourceMapExternal
-	case sourcemapInline:
-		s.opts.Sourcemap = api.SourceMapInline
-	default:
-		return nil, fmt.Errorf("%w: sourcemap %q is not one of %s", ErrBadOption, c.sourcemap, strings.ReplaceAll(esSourcemapValues, "|", ", "))
+	if s.opts.Sourcemap, err = esSourcemap(j.Sourcemap, api.SourceMapExternal); err != nil {
+		return nil, err
 	}
 	// A trial run checks what esbuild checks only when it runs: define
 	// values, JSX factory names, a target too old for the format.

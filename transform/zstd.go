@@ -9,9 +9,8 @@ import (
 
 // zstdOptions are the options of the zstd step.
 type zstdOptions struct {
-	Level             string `opt:"level" values:"fastest|default|better|best" doc:"force a level; default best in release, fastest in dev"`
-	MinSize           int    `opt:"min-size" doc:"skip files smaller than this many bytes; default 0, only the saving margin applies"`
-	IncludeCompressed bool   `opt:"include-compressed" doc:"also try media types that are compressed already (JPEG, PNG, WOFF2…); default false"`
+	Level string `opt:"level" values:"fastest|default|better|best" doc:"force a level; default best in release, fastest in dev"`
+	CompressOptions
 }
 
 func init() {
@@ -38,7 +37,7 @@ const zstdWindow = 8 << 20
 var zstdEncoders [zstd.SpeedBestCompression + 1]sync.Pool
 
 func newZstd(o zstdOptions) (Step, error) {
-	return newCompressStep("zstd", o.MinSize, o.IncludeCompressed, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
+	return newCompressStep("zstd", o.CompressOptions, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
 		word := o.Level
 		if word == "" {
 			word = profileLevels(p).zstd

@@ -33,12 +33,16 @@ func runSteps(env *environment, args []string) error {
 			kind = " (finishing: after every content step)"
 		}
 		fmt.Fprintf(env.stdout, "%s  %s%s\n", s.Name, s.Doc, kind)
+		keyWidth := 16
+		for _, o := range s.Options {
+			keyWidth = max(keyWidth, len(o.Key))
+		}
 		for _, o := range s.Options {
 			typ := o.Type
 			if len(o.Values) > 0 {
 				typ = strings.Join(o.Values, "|")
 			}
-			fmt.Fprintf(env.stdout, "    %-16s %-22s %s\n", o.Key, typ, o.Doc)
+			fmt.Fprintf(env.stdout, "    %-*s %-22s %s\n", keyWidth, o.Key, typ, o.Doc)
 		}
 	}
 	if !found {

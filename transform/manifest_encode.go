@@ -1,9 +1,22 @@
-package fs
+package transform
 
 import (
 	"strconv"
 	"unicode/utf8"
+
+	bfs "github.com/bakefs/bakefs/fs"
 )
+
+// EncodeManifest returns the canonical JSON form of a valid manifest, the
+// bytes of bakefs-manifest.json: two-space indentation, fields in
+// declaration order, a final newline — what encoding/json writes with
+// HTML escaping off. An invalid manifest is the error of Validate.
+func EncodeManifest(m *bfs.Manifest) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return appendManifest(make([]byte, 0, 512*(len(m.Files)+1)), m), nil
+}
 
 // appendManifest appends the canonical JSON form of m: the bytes that
 // encoding/json gives with two-space indentation and HTML escaping off,
@@ -11,7 +24,7 @@ import (
 // manifest to compare it with the previous one, and reflection made that
 // the largest part of such a build. TestMarshalMatchesEncodingJSON and
 // FuzzMarshalMatchesEncodingJSON hold it to encoding/json's output.
-func appendManifest(b []byte, m *Manifest) []byte {
+func appendManifest(b []byte, m *bfs.Manifest) []byte {
 	b = append(b, "{\n  \"version\": "...)
 	b = strconv.AppendInt(b, int64(m.Version), 10)
 	b = append(b, ",\n  \"files\": "...)
@@ -33,7 +46,7 @@ func appendManifest(b []byte, m *Manifest) []byte {
 	return append(b, "\n}\n"...)
 }
 
-func appendEntry(b []byte, e *Entry) []byte {
+func appendEntry(b []byte, e *bfs.Entry) []byte {
 	const in = "      "
 	b = append(b, "    {\n"...)
 	b = appendField(b, in, "path", e.Path)
