@@ -166,6 +166,9 @@ func writeManifest(b *bytes.Buffer, m *fs.Manifest) {
 		if e.Hashed != "" {
 			fmt.Fprintf(b, "Hashed: %s,\n", q(e.Hashed))
 		}
+		if e.Fingerprinted {
+			fmt.Fprintf(b, "Fingerprinted: true,\n")
+		}
 		fmt.Fprintf(b, "Integrity: %s,\n", q(e.Integrity))
 		if e.Width != 0 {
 			fmt.Fprintf(b, "Width: %d,\n", e.Width)

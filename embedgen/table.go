@@ -61,12 +61,12 @@ func (f *ManifestForm) Set(name string) error {
 const TableFile = "bakefs-manifest.tsv"
 
 // tableHeader is the first line of TableFile, naming the columns.
-const tableHeader = "# path\tsource\tsize\ttype\tsha256\thashed\tintegrity\twidth\theight\t[encoding\tpath\tsize\tsha256]...\n"
+const tableHeader = "# path\tsource\tsize\ttype\tsha256\thashed\tfingerprinted\tintegrity\twidth\theight\t[encoding\tpath\tsize\tsha256]...\n"
 
 // table returns the manifest in the form read by the generated parseTable:
 // after tableHeader, one line per entry in manifest order, of tab-separated
-// fields path, source, size, type, sha256, hashed, integrity, width,
-// height, then name, path, size and sha256 of each encoding in order.
+// fields path, source, size, type, sha256, hashed, fingerprinted ("1"
+// or empty), integrity, width, height, then name, path, size and sha256 of each encoding in order.
 // Numbers are decimal; a string is written as is unless it holds a tab, a
 // line break or invalid UTF-8, or starts with a double quote, in which case
 // it is written as a Go string literal (strconv.Quote).
@@ -93,6 +93,10 @@ func table(m *fs.Manifest) []byte {
 		text(e.SHA256)
 		tab()
 		text(e.Hashed)
+		tab()
+		if e.Fingerprinted {
+			b.WriteByte('1')
+		}
 		tab()
 		text(e.Integrity)
 		tab()

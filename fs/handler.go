@@ -116,9 +116,11 @@ var _ http.Handler = (*handler)(nil)
 // bytes", and a strong ETag per variant: the first 20 hex digits of the
 // variant's own SHA-256 in quotes, followed by "-" and the coding for an
 // encoded variant (`"3f2a1b9c0d4e5f6a7b8c"`, `"9e8d7c6b5a4f3e2d1c0b-br"`).
-// A hashed name is sent with "Cache-Control: public, max-age=31536000,
-// immutable", a logical name with "Cache-Control: no-cache", so that the
-// browser revalidates it with its ETag.
+// A hashed name, and the logical name of an entry that is Fingerprinted
+// (its path is content-named already), is sent with "Cache-Control:
+// public, max-age=31536000, immutable"; any other logical name with
+// "Cache-Control: no-cache", so that the browser revalidates it with its
+// ETag.
 //
 // Conditional requests follow RFC 9110 section 13.2.2: If-Match (strong
 // comparison) fails with 412; If-None-Match (weak comparison, lists, "*")
@@ -156,7 +158,7 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 	h := &handler{f: f, data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
 	for full, n := range f.t.names {
 		if rel, ok := f.rel(full); ok {
-			h.routes[rel] = route{n: n, hashed: full == n.entry.Hashed}
+			h.routes[rel] = route{n: n, hashed: full == n.entry.Hashed || n.entry.Fingerprinted}
 		}
 	}
 	if c.index != "" {

@@ -37,6 +37,7 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 //	      "type": "text/javascript; charset=utf-8",
 //	      "sha256": "<64 lowercase hex digits>",
 //	      "hashed": "js/app.3f2a1b9c0d.js",
+//	      "fingerprinted": true,
 //	      "integrity": "sha384-<standard base64>",
 //	      "encodings": [
 //	        {"name": "br", "path": "js/app.js.br", "size": 301, "sha256": "…"},
@@ -76,6 +77,12 @@ type Entry struct {
 	// Hashed is the fingerprinted name (see HashedName), or empty when the
 	// file is not fingerprinted.
 	Hashed string `json:"hashed,omitempty"`
+	// Fingerprinted reports that Path itself is content-named: a tool
+	// put a hash of the bytes in it (esbuild's assets/logo-5XJ3KQ2M.png),
+	// so the file is served as immutable under its logical name, as a
+	// hashed name is. A manifest that predates the field reads as false;
+	// it is written only when true, so other manifests are unchanged.
+	Fingerprinted bool `json:"fingerprinted,omitempty"`
 	// Integrity is the Subresource Integrity value, "sha384-" and the
 	// standard base64 of the SHA-384 of the identity bytes.
 	Integrity string `json:"integrity"`

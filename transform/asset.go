@@ -21,6 +21,10 @@ type Asset struct {
 	Encodings []Encoding
 	// Hashed marks the asset for a fingerprinted name in the manifest.
 	Hashed bool
+	// Fingerprinted says that Path is content-named already (a step put
+	// a hash of the bytes in it): the manifest records it, the handler
+	// serves it as immutable, and references to it are not rewritten.
+	Fingerprinted bool
 }
 
 // An Encoding is one precompressed variant of an asset.

@@ -310,7 +310,10 @@ func (s *bundleStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 			return nil, fmt.Errorf("esbuild wrote %q outside the output directory", f.Path)
 		}
 		rel = filepath.ToSlash(rel)
-		o := &Asset{Path: path.Join(path.Dir(a.Path), rel), Source: sourceName(a), Data: f.Contents}
+		// Imported files are named by esbuild after their bytes
+		// (bundleAssetNames): served as immutable under that name.
+		o := &Asset{Path: path.Join(path.Dir(a.Path), rel), Source: sourceName(a), Data: f.Contents,
+			Fingerprinted: strings.HasPrefix(rel, "assets/")}
 		if rel == main {
 			o = a.Clone()
 			o.Path, o.Source, o.Type, o.Encodings, o.Data = path.Join(path.Dir(a.Path), rel), sourceName(a), "", nil, f.Contents

@@ -108,7 +108,7 @@ func (c *Cache) Flush() error {
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
-const cacheFormat = "bakefs-cache-3"
+const cacheFormat = "bakefs-cache-4"
 
 // cacheFile is what an entry file holds: the runs stored under one key,
 // most recent first. A key covers the input's bytes but not the files it
@@ -141,14 +141,15 @@ type cacheDep struct {
 
 // cacheOutput is an output asset without its bytes, which are blobs.
 type cacheOutput struct {
-	Path      string          `json:"path"`
-	Source    string          `json:"source"`
-	Type      string          `json:"type"`
-	Width     int             `json:"width,omitempty"`
-	Height    int             `json:"height,omitempty"`
-	Hashed    bool            `json:"hashed,omitempty"`
-	Blob      blobRef         `json:"blob"`
-	Encodings []cacheEncoding `json:"encodings,omitempty"`
+	Path          string          `json:"path"`
+	Source        string          `json:"source"`
+	Type          string          `json:"type"`
+	Width         int             `json:"width,omitempty"`
+	Height        int             `json:"height,omitempty"`
+	Hashed        bool            `json:"hashed,omitempty"`
+	Fingerprinted bool            `json:"fingerprinted,omitempty"`
+	Blob          blobRef         `json:"blob"`
+	Encodings     []cacheEncoding `json:"encodings,omitempty"`
 }
 
 type cacheEncoding struct {
@@ -364,7 +365,7 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 			return err
 		}
 		written += n
-		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Blob: o.blob}
+		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, Blob: o.blob}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {

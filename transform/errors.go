@@ -16,6 +16,11 @@ var ErrBadOption = errors.New("transform: bad option")
 // decompressed size).
 var ErrTooLarge = errors.New("transform: input too large")
 
+// ErrRefCycle reports files that refer to each other in a cycle, so that
+// none of them can have a hashed name that covers the others' (see
+// rewriteRefs). The error text names the cycle, "a.css → b.css → a.css".
+var ErrRefCycle = errors.New("transform: reference cycle")
+
 // A SourceError is a mistake at a known place in a source file. Its text
 // has the form compilers use, "path:line:col: error: message", so that
 // editors can jump to it.
@@ -24,16 +29,24 @@ type SourceError struct {
 	Line   int    // 1-based; 0 when unknown
 	Column int    // 1-based; 0 when unknown
 	Msg    string
+	// Warning marks a mistake that does not stop the build (a reference
+	// to a file that is not in the output tree, see Pipeline.Strict): its
+	// text says "warning" instead of "error".
+	Warning bool
 }
 
 func (e *SourceError) Error() string {
+	level := "error"
+	if e.Warning {
+		level = "warning"
+	}
 	switch {
 	case e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: error: %s", e.File, e.Line, e.Column, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s: %s", e.File, e.Line, e.Column, level, e.Msg)
 	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: error: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, level, e.Msg)
 	default:
-		return fmt.Sprintf("%s: error: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s: %s", e.File, level, e.Msg)
 	}
 }
 

@@ -18,8 +18,13 @@ type Job struct {
 	// and fingerprint. They are kept only when Chain has no content step
 	// (a merge of trees), since a step that changes the bytes makes them
 	// stale.
-	Encodings []JobEncoding
-	Hashed    bool
+	Encodings     []JobEncoding
+	Hashed        bool
+	Fingerprinted bool
+	// KeepRefs leaves the references in the job's outputs as they are
+	// (a rule's rewrite = false): see rewriteRefs. Files it refers to are
+	// still rewritten in the others.
+	KeepRefs bool
 }
 
 // A JobEncoding is a variant an earlier run made of a job's input.
@@ -31,7 +36,7 @@ type JobEncoding struct {
 // carries reports whether the job keeps its earlier variants and
 // fingerprint: only a chain without content steps does.
 func (j *Job) carries() bool {
-	if len(j.Encodings) == 0 && !j.Hashed {
+	if len(j.Encodings) == 0 && !j.Hashed && !j.Fingerprinted {
 		return false
 	}
 	for _, s := range j.Chain {

@@ -59,6 +59,9 @@ func appendEntry(b []byte, e *bfs.Entry) []byte {
 	if e.Hashed != "" {
 		b = appendField(b, in, "hashed", e.Hashed)
 	}
+	if e.Fingerprinted {
+		b = append(b, in+"\"fingerprinted\": true,\n"...)
+	}
 	b = appendField(b, in, "integrity", e.Integrity)
 	if e.Width != 0 {
 		b = appendNumber(b, in, "width", int64(e.Width))

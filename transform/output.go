@@ -12,6 +12,13 @@ type output struct {
 	Path, Source, Type string
 	Width, Height      int
 	Hashed             bool
+	Fingerprinted      bool
+
+	// keepRefs leaves the output's references alone (Job.KeepRefs);
+	// rewritten says the rewrite pass changed its bytes.
+	keepRefs, rewritten bool
+	// finishing is the job's finishing steps, run by Pipeline.finish.
+	finishing Chain
 
 	blob      blobRef
 	data      []byte // nil until needed when the output came from the cache
@@ -37,7 +44,7 @@ func newBlobRef(data []byte, withIntegrity bool) blobRef {
 func newOutput(a *Asset, source string) *output {
 	o := &output{
 		Path: a.Path, Source: a.Source, Type: a.MediaTypeOf(),
-		Width: a.Width, Height: a.Height, Hashed: a.Hashed,
+		Width: a.Width, Height: a.Height, Hashed: a.Hashed, Fingerprinted: a.Fingerprinted,
 		blob: newBlobRef(a.Data, true), data: a.Data,
 	}
 	if o.Source == "" {
@@ -54,7 +61,7 @@ func newOutput(a *Asset, source string) *output {
 func outputFromCache(co cacheOutput) *output {
 	o := &output{
 		Path: co.Path, Source: co.Source, Type: co.Type,
-		Width: co.Width, Height: co.Height, Hashed: co.Hashed, blob: co.Blob,
+		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob,
 	}
 	for _, e := range co.Encodings {
 		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob})

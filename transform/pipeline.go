@@ -37,6 +37,13 @@ type Pipeline struct {
 	// job answered by the cache then reads (and verifies) only the blobs
 	// that this tree does not already hold with the same hash.
 	Out string
+	// Base is the public URL path under which the output tree's root is
+	// served ("/static/"), against which the rewrite pass resolves
+	// root-relative references (/static/img/a.png); "" means "/".
+	Base string
+	// Strict makes a reference to a local file that is not in the output
+	// tree an error instead of a warning (see rewriteRefs).
+	Strict bool
 }
 
 // Progress reports how far a run has come.
@@ -60,6 +67,9 @@ type Stats struct {
 type Result struct {
 	Manifest *bfs.Manifest
 	Stats    Stats
+	// Warnings are the mistakes that did not stop the run (references to
+	// files that are not in the tree), sorted; each is a *SourceError.
+	Warnings []error
 
 	outputs []*output // sorted by Path, as Manifest.Files
 	cache   *Cache
@@ -119,11 +129,6 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if p.Cache != nil {
-		if err := p.Cache.Flush(); err != nil {
-			return nil, fmt.Errorf("writing cache index: %w", err)
-		}
-	}
 	var errs []error
 	res := &Result{cache: p.Cache}
 	for i, r := range results {
@@ -141,6 +146,8 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			if o.Source == "" {
 				o.Source = jobs[i].source()
 			}
+			o.keepRefs = jobs[i].KeepRefs
+			o.finishing = finishingOf(jobs[i])
 			res.outputs = append(res.outputs, o)
 		}
 	}
@@ -149,6 +156,22 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 		return nil, errors.Join(errs...)
 	}
 	sort.Slice(res.outputs, func(i, j int) bool { return res.outputs[i].Path < res.outputs[j].Path })
+	if err := checkUnique(res.outputs); err != nil {
+		return nil, err
+	}
+	warnings, err := rewriteRefs(res.outputs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(o, previous) })
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = warnings
+	if err := p.finish(ctx, res.outputs, previous); err != nil {
+		return nil, err
+	}
+	if p.Cache != nil {
+		if err := p.Cache.Flush(); err != nil {
+			return nil, fmt.Errorf("writing cache index: %w", err)
+		}
+	}
 	m, err := buildManifest(res.outputs)
 	if err != nil {
 		return nil, err
@@ -250,7 +273,7 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile 
 	}
 	asset := &Asset{Path: job.Path, Source: job.source(), Data: data, Width: job.Width, Height: job.Height}
 	if job.carries() {
-		asset.Hashed = job.Hashed
+		asset.Hashed, asset.Fingerprinted = job.Hashed, job.Fingerprinted
 		for _, e := range job.Encodings {
 			enc, err := readLimited(e.File, limit)
 			if err != nil {
@@ -259,13 +282,18 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile 
 			asset.SetEncoding(Encoding{Name: e.Name, Data: enc})
 		}
 	}
-	assets, err := job.Chain.Run(sctx, []*Asset{asset})
+	// The finishing steps (compression, hash) run after the rewrite pass,
+	// on the final bytes (see finish.go); hash only marks the assets,
+	// which the rewrite pass needs to know now.
+	content, finishing := job.Chain.split()
+	assets, err := content.Run(sctx, []*Asset{asset})
 	if err != nil {
 		return nil, nil, err
 	}
 	outs := make([]*output, len(assets))
 	for i, a := range assets {
 		outs[i] = newOutput(a, job.source())
+		outs[i].Hashed = outs[i].Hashed || finishing.hashes()
 	}
 	return outs, sctx, nil
 }
@@ -293,6 +321,16 @@ func (p *Pipeline) fromCache(e *cacheEntry, previous *tree) ([]*output, bool) {
 	return outs, true
 }
 
+// checkUnique reports two outputs (sorted by path) with one path.
+func checkUnique(outs []*output) error {
+	for i := 1; i < len(outs); i++ {
+		if outs[i-1].Path == outs[i].Path {
+			return fmt.Errorf("%s is produced by both %s and %s", outs[i].Path, outs[i-1].Source, outs[i].Source)
+		}
+	}
+	return nil
+}
+
 // buildManifest describes sorted outputs. Two outputs with one path, or a
 // path that collides with another's variant or hashed name, are errors.
 func buildManifest(outs []*output) (*bfs.Manifest, error) {
@@ -304,6 +342,7 @@ func buildManifest(outs []*output) (*bfs.Manifest, error) {
 		e := bfs.Entry{
 			Path: o.Path, Size: o.blob.Size, Type: o.Type, SHA256: o.blob.SHA256,
 			Integrity: o.blob.Integrity, Width: o.Width, Height: o.Height,
+			Fingerprinted: o.Fingerprinted,
 		}
 		if o.Source != o.Path {
 			e.Source = o.Source

@@ -1,0 +1,341 @@
+package transform
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	bfs "github.com/bakefs/bakefs/fs"
+)
+
+// The rewrite pass gives the references between the files of an output
+// tree the hashed names of their targets.
+//
+// It runs in Pipeline.Run after every job's content steps and before the
+// finishing steps (compression, hash), over the whole result, when at
+// least one output is to have a hashed name. Each output that has not
+// opted out (Job.KeepRefs) is scanned by the reader of its media type:
+//
+//	text/css                    url(), @import, image-set(), sourceMappingURL (rewrite_css.go)
+//	text/html                   src, href, srcset, poster, data, og:image, integrity,
+//	                            style, <style> (rewrite_html.go; Go template actions left alone)
+//	image/svg+xml               href, xlink:href, url() in attributes and <style> (rewrite_svg.go)
+//	application/manifest+json   icons[].src, screenshots[].src (rewrite_manifest.go); also a
+//	                            .json file that a <link rel="manifest"> names
+//	text/javascript             the trailing sourceMappingURL comment (rewrite_sourcemap.go)
+//
+// A reference resolves as localTarget says: relative ones against the
+// referring file's logical path, root-relative ones against Pipeline.Base.
+// One that names an output with a hashed name is rewritten to that name,
+// query and fragment kept; one that names a page (text/html) is a link to
+// navigate and keeps its logical name, as does a reference of a file to
+// itself. An integrity attribute beside a reference is set to the target's
+// Subresource Integrity value.
+//
+// A file is rewritten after every file it refers to, so its bytes, and so
+// its hashed name, change when one of theirs does; a cycle of references
+// (a.css imports b.css imports a.css) is an error naming it. A reference
+// that the browser would load (not a link) to a local file that is not an
+// output is a warning "file:line:col: warning: …", or an error with
+// Pipeline.Strict; positions are in the output's bytes.
+//
+// The pass is not cached: scanning is a lexer's pass over the text files,
+// cheaper than reading a cache entry would be. What follows it, the
+// finishing steps, is cached by the rewritten bytes (see finish.go), so a
+// file whose references changed is compressed again, and nothing else is
+// run again.
+
+// A refKind says what a reference is for.
+type refKind uint8
+
+const (
+	refLoad     refKind = iota // a file the browser loads: warned about when missing
+	refNav                     // a link to navigate (a href): never warned about
+	refManifest                // a web app manifest the browser loads
+	refSRI                     // an integrity value for url; start:end is the value
+)
+
+// A ref is one reference found in a file.
+type ref struct {
+	start, end int    // the bytes the reference occupies in its text
+	url        string // the URL as the browser reads it (escapes decoded)
+	plain      bool   // text[start:end] is url itself, byte for byte
+	// write gives the bytes that stand for a URL, when not plain.
+	write func(url string) []byte
+	kind  refKind
+	// inner, when not nil, makes the ref a region (an attribute value
+	// with character references) whose decoded text is decoded, holding
+	// the refs inner; the region is written back with write(new text).
+	inner   []ref
+	decoded string
+}
+
+// A refFile is an output being rewritten.
+type refFile struct {
+	o       *output
+	data    []byte
+	refs    []ref
+	targets []*refFile // distinct targets, for the order of the pass
+	state   uint8      // 0 new, 1 being visited, 2 done
+}
+
+// rewriteRefs runs the rewrite pass over outs (sorted by path). load
+// returns an output's identity bytes. It returns the warnings, sorted, and
+// an error for a cycle, an unreadable output or, with strict, missing
+// files.
+func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([]byte, error)) ([]error, error) {
+	base = normalBase(base)
+	hashing := false
+	for _, o := range outs {
+		hashing = hashing || o.Hashed
+	}
+	if !hashing {
+		return nil, nil
+	}
+	files := make(map[string]*refFile, len(outs))
+	for _, o := range outs {
+		files[o.Path] = &refFile{o: o}
+	}
+	// Pages first: a <link rel="manifest"> makes a .json file a web app
+	// manifest.
+	manifests := make(map[string]bool)
+	scan := func(f *refFile, kind string) error {
+		if f.o.keepRefs {
+			return nil
+		}
+		data, err := load(f.o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.o.Path, err)
+		}
+		f.data = data
+		switch kind {
+		case "html":
+			f.refs = scanHTML(data)
+		case "css":
+			f.refs = scanCSS(data, 0)
+		case "svg":
+			f.refs = scanSVG(data)
+		case "manifest":
+			f.refs = scanWebManifest(data)
+		case "js":
+			f.refs = scanSourceMapComment(data)
+		}
+		return nil
+	}
+	for _, o := range outs {
+		if refKindOf(o) == "html" {
+			f := files[o.Path]
+			if err := scan(f, "html"); err != nil {
+				return nil, err
+			}
+			eachRef(f.refs, func(r *ref, _ int) {
+				if r.kind == refManifest {
+					if t, ok := localTarget(r.url, o.Path, base); ok {
+						manifests[t] = true
+					}
+				}
+			})
+		}
+	}
+	for _, o := range outs {
+		kind := refKindOf(o)
+		if kind == "json" && manifests[o.Path] {
+			kind = "manifest"
+		}
+		if kind == "html" || kind == "" || kind == "json" {
+			continue
+		}
+		if err := scan(files[o.Path], kind); err != nil {
+			return nil, err
+		}
+	}
+	var warnings []error
+	for _, o := range outs {
+		f := files[o.Path]
+		seen := make(map[*refFile]bool)
+		eachRef(f.refs, func(r *ref, at int) {
+			t, local := localTarget(r.url, o.Path, base)
+			if !local || t == o.Path {
+				return
+			}
+			tf, ok := files[t]
+			switch {
+			case !ok && (r.kind == refLoad || r.kind == refManifest):
+				line, col := lineCol(f.data, at)
+				warnings = append(warnings, &SourceError{File: o.Path, Line: line, Column: col, Warning: !strict,
+					Msg: fmt.Sprintf("%q names %s, which is not in the output tree", r.url, t)})
+			case ok && !isPage(tf.o) && !seen[tf]:
+				seen[tf] = true
+				f.targets = append(f.targets, tf)
+			}
+		})
+	}
+	sortErrors(warnings)
+	if strict && len(warnings) > 0 {
+		return nil, errors.Join(warnings...)
+	}
+	var order []*refFile
+	var visit func(f *refFile, stack []*refFile) error
+	visit = func(f *refFile, stack []*refFile) error {
+		switch f.state {
+		case 2:
+			return nil
+		case 1:
+			return cycleError(f, stack)
+		}
+		f.state = 1
+		for _, t := range f.targets {
+			if err := visit(t, append(stack, f)); err != nil {
+				return err
+			}
+		}
+		f.state = 2
+		order = append(order, f)
+		return nil
+	}
+	for _, o := range outs {
+		if err := visit(files[o.Path], nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range order {
+		if len(f.refs) == 0 {
+			continue
+		}
+		out := applyRefs(f.data, f.refs, func(r *ref) (string, bool) {
+			t, local := localTarget(r.url, f.o.Path, base)
+			tf, ok := files[t]
+			if !local || !ok || t == f.o.Path || isPage(tf.o) {
+				return "", false
+			}
+			if r.kind == refSRI {
+				return tf.o.blob.Integrity, true
+			}
+			if !tf.o.Hashed || tf.o.Fingerprinted {
+				return "", false
+			}
+			u, _ := hashedURL(r.url, t, bfs.HashedName(t, tf.o.blob.SHA256))
+			return u, true
+		})
+		if !bytes.Equal(out, f.data) {
+			f.o.data, f.o.blob = out, newBlobRef(out, true)
+			f.o.rewritten = true
+		}
+	}
+	return warnings, nil
+}
+
+// normalBase returns the public URL prefix of the tree's root as
+// localTarget wants it: "/" for "", with a final "/".
+func normalBase(base string) string {
+	if !strings.HasPrefix(base, "/") {
+		base = "/" + base
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base
+}
+
+// refKindOf names the reader of an output's references: "html", "css",
+// "svg", "manifest", "js", "json" (a manifest when a page says so), or ""
+// for none.
+func refKindOf(o *output) string {
+	t, _, _ := strings.Cut(o.Type, ";")
+	switch strings.TrimSpace(strings.ToLower(t)) {
+	case "text/html":
+		return "html"
+	case "text/css":
+		return "css"
+	case "image/svg+xml":
+		return "svg"
+	case "application/manifest+json":
+		return "manifest"
+	case "text/javascript", "application/javascript":
+		return "js"
+	case "application/json":
+		return "json"
+	}
+	return ""
+}
+
+// isPage reports whether an output is a page, which references name by
+// its logical name.
+func isPage(o *output) bool { return refKindOf(o) == "html" }
+
+// eachRef calls fn on every ref, those inside regions included, with the
+// offset in the file where it (or its region) starts.
+func eachRef(refs []ref, fn func(r *ref, at int)) {
+	for i := range refs {
+		if refs[i].inner != nil {
+			for j := range refs[i].inner {
+				fn(&refs[i].inner[j], refs[i].start)
+			}
+			continue
+		}
+		fn(&refs[i], refs[i].start)
+	}
+}
+
+// applyRefs returns text with each ref for which newURL gives a value
+// replaced by it: written in place (the hash digits inserted, the rest of
+// the bytes kept) when the ref is plain, through its write function
+// otherwise. It returns text itself when nothing changes.
+func applyRefs(text []byte, refs []ref, newURL func(*ref) (string, bool)) []byte {
+	var out []byte
+	last := 0
+	for i := range refs {
+		r := &refs[i]
+		var repl []byte
+		if r.inner != nil {
+			dec := []byte(r.decoded)
+			if n := applyRefs(dec, r.inner, newURL); !bytes.Equal(n, dec) {
+				repl = r.write(string(n))
+			}
+		} else if u, ok := newURL(r); ok && u != r.url {
+			if r.plain || r.kind == refSRI {
+				repl = []byte(u)
+			} else {
+				repl = r.write(u)
+			}
+		}
+		if repl == nil {
+			continue
+		}
+		out = append(out, text[last:r.start]...)
+		out = append(out, repl...)
+		last = r.end
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
+}
+
+// cycleError names the cycle that f closes on stack.
+func cycleError(f *refFile, stack []*refFile) error {
+	i := len(stack) - 1
+	for i > 0 && stack[i] != f {
+		i--
+	}
+	names := make([]string, 0, len(stack)-i+1)
+	for _, s := range stack[i:] {
+		names = append(names, s.o.Path)
+	}
+	names = append(names, f.o.Path)
+	return fmt.Errorf("%w: %s", ErrRefCycle, strings.Join(names, " → "))
+}
+
+// lineCol returns the 1-based line and byte column of offset at in data.
+func lineCol(data []byte, at int) (int, int) {
+	at = min(at, len(data))
+	before := data[:at]
+	return 1 + bytes.Count(before, []byte("\n")), at - (bytes.LastIndexByte(before, '\n') + 1) + 1
+}
+
+// sortErrors sorts errors by their text.
+func sortErrors(errs []error) {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+}

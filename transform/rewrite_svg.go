@@ -1,0 +1,71 @@
+package transform
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/xml"
+)
+
+// scanSVG returns the references of an SVG file; see scanSVGAt.
+func scanSVG(data []byte) []ref { return scanSVGAt(data, 0) }
+
+// scanSVGAt returns the references of SVG markup whose first byte is at
+// offset at of its file (an SVG file, or an <svg> inside a page), found
+// with tdewolff/parse's XML lexer: href and xlink:href of any element,
+// url() in the style attribute and in presentation attributes (fill,
+// clip-path, mask, filter, marker-*…), and <style> elements, read as CSS
+// (see scanCSS). A reference to a fragment of the file itself (href="#a",
+// url(#grad)) is left alone; one to another file (url(defs.svg#grad)) is
+// rewritten, fragment kept.
+func scanSVGAt(data []byte, at int) []ref {
+	buf := make([]byte, len(data), len(data)+1)
+	copy(buf, data)
+	l := xml.NewLexer(parse.NewInputBytes(buf))
+	offset := func(b []byte) int { return at + cap(buf) - cap(b) }
+	var refs []ref
+	inStyle := false
+	for {
+		tt, tok := l.Next()
+		switch tt {
+		case xml.ErrorToken:
+			return refs
+		case xml.StartTagToken:
+			inStyle = strings.EqualFold(localName(l.Text()), "style")
+		case xml.AttributeToken:
+			val := l.AttrVal()
+			if val == nil {
+				continue
+			}
+			a := htmlAttr{key: string(l.Text())}
+			a.set(val, offset(val))
+			switch key := strings.ToLower(a.key); {
+			case key == "href" || key == "xlink:href":
+				refs = append(refs, a.urlRef(refLoad)...)
+			case key == "style" || strings.Contains(strings.ToLower(a.value), "url("):
+				refs = append(refs, a.region(func(text []byte, at int) []ref { return scanCSS(text, at) })...)
+			}
+		case xml.TextToken:
+			if inStyle {
+				refs = append(refs, scanCSS(tok, offset(tok))...)
+			}
+		case xml.CDATAToken:
+			if inStyle {
+				text := l.Text()
+				refs = append(refs, scanCSS(text, offset(text))...)
+			}
+		case xml.StartTagCloseToken, xml.StartTagCloseVoidToken:
+		default:
+			inStyle = false
+		}
+	}
+}
+
+// localName returns an XML name without its namespace prefix.
+func localName(name []byte) string {
+	if i := bytes.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return string(name)
+}
