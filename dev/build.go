@@ -19,6 +19,7 @@ type buildResult struct {
 	dir      string // the output tree
 	src      string // the project's source root
 	stats    transform.Stats
+	warnings []error
 }
 
 // buildOnce loads the project file afresh (so that edits to it apply),
@@ -44,12 +45,12 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 	if cache == "" {
 		cache = filepath.Join(s.tmp, "cache")
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}, Base: p.Base, Strict: p.Strict}
 	out, err := pipe.Run(ctx, jobs)
 	if err != nil {
 		return res, err
 	}
-	res.stats = out.Stats
+	res.stats, res.warnings = out.Stats, out.Warnings
 	if res.manifest, err = transform.EncodeManifest(out.Manifest); err != nil {
 		return res, err
 	}

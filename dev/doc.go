@@ -12,6 +12,13 @@
 // the errors to the terminal as "file:line:col: error: message" lines, and
 // shows them in the browser as an overlay until the next good build.
 //
+// The rewrite pass runs in dev as in a build (transform.Pipeline.Base and
+// Strict come from the project file): pages and style sheets name the
+// hashed names of the files they refer to, so dev serves the URLs that
+// production serves, and a rebuild that changes an image changes the
+// names of the sheets and pages that use it, which the reload fetches.
+// Warnings about references to missing files are printed with each build.
+//
 // Steps that take a sourcemap option (bundle, typescript, jsx, tsx) get
 // sourcemap=external in dev unless the rule sets it, so the browser's
 // debugger shows the sources; production builds keep the maps out.

@@ -140,6 +140,9 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		s.dirs = s.dirs[1:]
 	}
 	st := res.stats
+	for _, w := range res.warnings {
+		fmt.Fprintf(s.log, "bakefs dev: %v\n", w)
+	}
 	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached, in %s\n",
 		s.gen, st.Files, st.Ran, st.Cached, time.Since(start).Round(time.Millisecond))
 	s.events.publish(state{Generation: s.gen})

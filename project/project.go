@@ -12,6 +12,8 @@
 //	profile  = "release"        # or "dev": faster compression levels
 //	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
 //	hash     = true             # fingerprint every output (hashed names)
+//	base     = "/static/"       # URL path the output tree's root is served under (default "/")
+//	strict   = false            # a reference to a file not in the tree is an error, not a warning
 //
 //	[package]                   # optional: bakefs build also writes a Go package
 //	dir    = "internal/assets"
@@ -31,12 +33,23 @@
 //	steps    = ["srcset:widths=480+960"]
 //	compress = []                                  # overrides the top level
 //
+//	[[rule]]
+//	match   = "vendor/**"
+//	steps   = []
+//	rewrite = false                                # leave its references as they are
+//
 // Each source file goes to the first rule that matches it; files that no
 // rule matches are left out. Patterns use path.Match syntax plus "**" for
 // zero or more directories. A pattern that matches no file is an error that
 // names it, and one whose files all go to earlier patterns is reported as
 // shadowed by the first of them. A rule's chain is its steps, then its compression steps, then
 // "hash" when hashing is on.
+//
+// With hashing on, the references between output files (url() in CSS; src,
+// href, srcset in HTML and templates; href in SVG; icons of web app
+// manifests; sourceMappingURL comments) are rewritten to the hashed names
+// of their targets, relative ones resolved against the referring file and
+// root-relative ones against base (see transform.Pipeline.Base).
 package project
 
 import (
@@ -71,7 +84,13 @@ type Project struct {
 	// means the default.
 	CacheSize int64
 	Profile   transform.Profile
-	Package   *Package // nil when the project writes no Go package
+	// Base is the URL path the output tree's root is served under, for
+	// root-relative references; "" means "/".
+	Base string
+	// Strict makes a reference to a local file that is not in the tree an
+	// error.
+	Strict  bool
+	Package *Package // nil when the project writes no Go package
 	Rules     []Rule
 	raw       []byte
 }
@@ -86,7 +105,10 @@ type Rule struct {
 	Match []string
 	Steps []string // as written, compression and hash included
 	Chain transform.Chain
-	line  int
+	// KeepRefs is rewrite = false: the references in the rule's outputs
+	// are left as they are.
+	KeepRefs bool
+	line     int
 }
 
 // fileFormat mirrors the TOML.
@@ -98,6 +120,8 @@ type fileFormat struct {
 	Profile   string       `toml:"profile"`
 	Compress  []string     `toml:"compress"`
 	Hash      bool         `toml:"hash"`
+	Base      string       `toml:"base"`
+	Strict    bool         `toml:"strict"`
 	Package   *packageTOML `toml:"package"`
 	Rules     []ruleTOML   `toml:"rule"`
 }
@@ -113,6 +137,7 @@ type ruleTOML struct {
 	Steps    []string  `toml:"steps"`
 	Compress *[]string `toml:"compress"`
 	Hash     *bool     `toml:"hash"`
+	Rewrite  *bool     `toml:"rewrite"`
 }
 
 var compressSteps = map[string]bool{"br": true, "gzip": true, "zstd": true}
@@ -180,6 +205,10 @@ func Load(file string) (*Project, error) {
 			return nil, fail(p.lineOf("compress", 0), "compress: %q is not br, gzip or zstd", c)
 		}
 	}
+	if f.Base != "" && !strings.HasPrefix(f.Base, "/") {
+		return nil, fail(p.lineOf("base", 0), "base %q must be a URL path starting with /", f.Base)
+	}
+	p.Base, p.Strict = f.Base, f.Strict
 	if f.Package != nil {
 		if f.Package.Dir == "" || f.Package.Name == "" {
 			return nil, fail(p.lineOf("[package]", 0), "package: dir and name are required")
@@ -202,7 +231,7 @@ func Load(file string) (*Project, error) {
 }
 
 func (p *Project) newRule(r ruleTOML, f fileFormat, line int) (Rule, error) {
-	rule := Rule{line: line}
+	rule := Rule{line: line, KeepRefs: r.Rewrite != nil && !*r.Rewrite}
 	switch m := r.Match.(type) {
 	case string:
 		rule.Match = []string{m}
@@ -323,7 +352,7 @@ func (p *Project) Jobs() ([]*transform.Job, error) {
 				return err
 			}
 		}
-		jobs = append(jobs, &transform.Job{Path: name, File: file, Chain: rule.Chain})
+		jobs = append(jobs, &transform.Job{Path: name, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs})
 		return nil
 	})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 const buildManual = `
-Usage: bakefs build [-f FILE] [--check]
+Usage: bakefs build [-f FILE] [--check] [--strict]
 
 Build runs a project file (default ./bakefs.toml): it matches the source files
 to the rules' chains, runs them in parallel with the cache, writes the output
@@ -20,6 +20,13 @@ package that embeds the tree. Nothing that is unchanged is rewritten.
 The tree and the package are committed together, once everything has been
 made: a failed or interrupted build (Ctrl-C exits within a second, status
 130) leaves both as they were, and a crash leaves each whole, old or new.
+
+With hashing on, references between the files of the tree (url() in CSS,
+src, href and srcset in HTML, href in SVG, icons in web app manifests,
+sourceMappingURL comments) are rewritten to the hashed names of their
+targets; root-relative ones resolve against the project's base. A
+reference to a local file that is not in the tree is a warning, an error
+with strict = true or --strict.
 
 --check builds everything again without the cache into a temporary
 directory and compares it byte for byte with the current tree and package;
@@ -56,6 +63,7 @@ func runBuild(env *environment, args []string) error {
 	fs := newFlagSet(env, "build", buildManual)
 	file := fs.String("f", project.DefaultFile, "project `file`")
 	check := fs.Bool("check", false, "rebuild without the cache and compare with the current output; write nothing")
+	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error, not a warning")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -75,7 +83,7 @@ func runBuild(env *environment, args []string) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Out: p.Out}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Out: p.Out, Base: p.Base, Strict: p.Strict || *strict}
 	if p.Cache != "" {
 		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}

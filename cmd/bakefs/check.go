@@ -25,7 +25,7 @@ func checkBuild(ctx context.Context, env *environment, p *project.Project, jobs 
 	}
 	defer os.RemoveAll(tmp)
 	cleanTree := filepath.Join(tmp, "tree")
-	res, err := (&transform.Pipeline{Root: p.Src, Profile: p.Profile}).Run(ctx, jobs)
+	res, err := (&transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}).Run(ctx, jobs)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,9 @@ func runPipeline(ctx context.Context, env *environment, p *transform.Pipeline, j
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.stderr, "bakefs: %v\n", w)
+	}
 	tree, err := res.PrepareTree(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing %s: %w", out, err)

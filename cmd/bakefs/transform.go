@@ -14,7 +14,7 @@ import (
 )
 
 const transformManual = `
-Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [inputs]
+Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--base URL] [--strict] [--no-rewrite] [inputs]
 
 Transform runs one chain of steps over every input and writes an output tree:
 the exact bytes, their .br/.gz/.zst variants, and bakefs-manifest.json. It is
@@ -27,6 +27,14 @@ Inputs, any mix of:
   --tree DIR            every logical file of an earlier output tree (chaining); with
                         no content step (a merge) its variants and hashed names are
                         kept, otherwise the steps given make them again
+  --tree-as-is DIR      as --tree, with the references in its files left as they are
+                        (a rule with rewrite = false)
+
+With hashed names in the tree, references between its files are rewritten
+to them (see bakefs build); --base is the URL path the tree's root is served
+under, for root-relative references (default /). --no-rewrite leaves every
+reference as it is: a transform whose tree is merged into a larger one later
+should leave the rewrite to the merge, which sees every file.
 
 Files that a bundle imports need only be on disk; they are not inputs.
 
@@ -47,6 +55,11 @@ func runTransform(env *environment, args []string) error {
 	profile := fs.String("profile", "release", "release or dev (faster compression)")
 	cache := fs.String("cache", ".bakefs-cache", "cache `dir`")
 	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache (for Bazel actions)")
+	base := fs.String("base", "/", "public URL `path` of the tree's root, for root-relative references")
+	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error")
+	noRewrite := fs.Bool("no-rewrite", false, "leave references between files as they are")
+	var asIs listFlag
+	fs.Var(&asIs, "tree-as-is", "as --tree, references in its files left as they are (repeatable)")
 	fs.Var(&steps, "step", "a `step` of the chain, in order (repeatable; see bakefs steps)")
 	fs.Var(&files, "file", "an input as `LOGICAL=PATH` (repeatable)")
 	fs.Var(&trees, "tree", "every file of an earlier output tree `dir` (repeatable)")
@@ -73,14 +86,19 @@ func runTransform(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := transformJobs(*root, fs.Args(), files, trees, chain)
+	jobs, err := transformJobs(*root, fs.Args(), files, trees, asIs, chain)
 	if err != nil {
 		return err
+	}
+	if *noRewrite {
+		for _, j := range jobs {
+			j.KeepRefs = true
+		}
 	}
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &transform.Pipeline{Root: *root, Profile: prof, Out: *out}
+	p := &transform.Pipeline{Root: *root, Profile: prof, Out: *out, Base: *base, Strict: *strict}
 	if !*noCache {
 		p.Cache = &transform.Cache{Dir: *cache}
 	}
@@ -110,7 +128,7 @@ func parseProfile(s string) (transform.Profile, error) {
 
 // transformJobs gathers the inputs of bakefs transform. Logical paths must
 // be valid for io/fs and unique.
-func transformJobs(root string, args, files, trees []string, chain transform.Chain) ([]*transform.Job, error) {
+func transformJobs(root string, args, files, trees, asIs []string, chain transform.Chain) ([]*transform.Job, error) {
 	var jobs []*transform.Job
 	seen := make(map[string]string)
 	add := func(j *transform.Job, from string) error {
@@ -143,7 +161,8 @@ func transformJobs(root string, args, files, trees []string, chain transform.Cha
 			return nil, err
 		}
 	}
-	for _, dir := range trees {
+	for i, dir := range append(append([]string(nil), trees...), asIs...) {
+		keep := i >= len(trees)
 		raw, err := os.ReadFile(filepath.Join(dir, bfs.ManifestName))
 		if err != nil {
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
@@ -153,7 +172,7 @@ func transformJobs(root string, args, files, trees []string, chain transform.Cha
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
 		for _, e := range m.Files {
-			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != ""}
+			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != "", Fingerprinted: e.Fingerprinted, KeepRefs: keep}
 			for _, enc := range e.Encodings {
 				j.Encodings = append(j.Encodings, transform.JobEncoding{Name: enc.Name, File: filepath.Join(dir, filepath.FromSlash(enc.Path))})
 			}
