@@ -27,8 +27,10 @@ import (
 func scanCSS(data []byte, at int) []ref {
 	buf := make([]byte, len(data), len(data)+1)
 	copy(buf, data)
-	l := css.NewLexer(parse.NewInputBytes(buf))
-	offset := func(tok []byte) int { return at + cap(buf) - cap(tok) }
+	in := parse.NewInputBytes(buf)
+	l := css.NewLexer(in)
+	// A token ends where the input stands after Next.
+	offset := func(tok []byte) int { return at + in.Offset() - len(tok) }
 	var refs []ref
 	var imageSetDepth []int // the depths at which an image-set() is open
 	depth := 0
@@ -92,15 +94,33 @@ func cssURLRef(tok []byte, start int) (ref, bool) {
 	}
 	j := i
 	for j < len(tok) && tok[j] != ')' && !isCSSSpace(tok[j]) {
-		if tok[j] == '\\' {
-			j++
-		}
-		j++
+		j = cssSkipChar(tok, j)
 	}
 	j = min(j, len(tok))
 	raw := string(tok[i:j])
 	u := cssUnescape(raw)
 	return ref{start: start + i, end: start + j, url: u, plain: raw == u, write: cssUnquotedURL}, true
+}
+
+// cssSkipChar returns the index past the character or escape at i of
+// tok: a backslash with up to six hex digits and one white space, or a
+// backslash and one other byte.
+func cssSkipChar(tok []byte, i int) int {
+	if tok[i] != '\\' {
+		return i + 1
+	}
+	i++
+	if i < len(tok) && isHexDigit(tok[i]) {
+		j := i
+		for j < len(tok) && j-i < 6 && isHexDigit(tok[j]) {
+			j++
+		}
+		if j < len(tok) && isCSSSpace(tok[j]) {
+			j++
+		}
+		return j
+	}
+	return i + 1
 }
 
 // cssStringEnd returns the index just past the string that starts at i of
@@ -205,9 +225,9 @@ func cssUnquotedURL(u string) []byte {
 	var b []byte
 	for i := 0; i < len(u); i++ {
 		switch c := u[i]; {
-		case c == '"' || c == '\'' || c == '(' || c == ')' || c == '\\':
+		case c == '"' || c == '\'' || c == '(' || c == ')' || c == '\\' || c == ' ':
 			b = append(b, '\\', c)
-		case c <= 0x20 || c == 0x7f:
+		case c < 0x20 || c == 0x7f:
 			b = append(b, '\\')
 			b = strconv.AppendUint(b, uint64(c), 16)
 			b = append(b, ' ')

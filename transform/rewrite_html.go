@@ -30,8 +30,11 @@ import (
 func scanHTML(data []byte) []ref {
 	buf := make([]byte, len(data), len(data)+1)
 	copy(buf, data)
-	l := phtml.NewTemplateLexer(parse.NewInputBytes(buf), mhtml.GoTemplateDelims)
-	offset := func(b []byte) int { return cap(buf) - cap(b) }
+	in := parse.NewInputBytes(buf)
+	l := phtml.NewTemplateLexer(in, mhtml.GoTemplateDelims)
+	// A token, and an attribute's value without a template action after
+	// it, ends where the input stands after Next.
+	offset := func(b []byte) int { return in.Offset() - len(b) }
 	var refs []ref
 	var tag string
 	var attrs []htmlAttr

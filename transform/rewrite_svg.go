@@ -22,8 +22,11 @@ func scanSVG(data []byte) []ref { return scanSVGAt(data, 0) }
 func scanSVGAt(data []byte, at int) []ref {
 	buf := make([]byte, len(data), len(data)+1)
 	copy(buf, data)
-	l := xml.NewLexer(parse.NewInputBytes(buf))
-	offset := func(b []byte) int { return at + cap(buf) - cap(b) }
+	in := parse.NewInputBytes(buf)
+	l := xml.NewLexer(in)
+	// A token, and an attribute's value, ends where the input stands
+	// after Next.
+	offset := func(b []byte) int { return at + in.Offset() - len(b) }
 	var refs []ref
 	inStyle := false
 	for {
@@ -53,7 +56,8 @@ func scanSVGAt(data []byte, at int) []ref {
 		case xml.CDATAToken:
 			if inStyle {
 				text := l.Text()
-				refs = append(refs, scanCSS(text, offset(text))...)
+				start := offset(tok) + bytes.Index(tok, text)
+				refs = append(refs, scanCSS(text, start)...)
 			}
 		case xml.StartTagCloseToken, xml.StartTagCloseVoidToken:
 		default:
