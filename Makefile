@@ -53,6 +53,7 @@ test-go: assets
 
 test-browser: assets
 	bash tools/chromium-setup.sh
+	bash tools/docsite-setup.sh
 	$(GO) test -count=1 ./tests/browser/...
 
 test-bazel:
