@@ -30,13 +30,17 @@ def _embed_package_impl(ctx):
     # variants and hashed names. Anything else is first merged into one
     # tree by a transform without steps, which keeps the logical files and
     # adds the variants and hashed names that compress and hash ask for.
+    # The merge also rewrites references to hashed names, as bakefs build
+    # does after its chains: every target's tree is there. A single tree
+    # is embedded as it is only when it has nothing to rewrite.
     srcs = ctx.attr.srcs
     if (len(srcs) == 1 and BakefsAssetsInfo in srcs[0] and
+        not srcs[0][BakefsAssetsInfo].rewrite and
         not ctx.attr.compress and not ctx.attr.hash and not ctx.files.deps):
         tree = srcs[0][BakefsAssetsInfo].tree
     else:
         tree = ctx.actions.declare_directory(ctx.label.name + "_tree")
-        run_transform(ctx, tree, [])
+        run_transform(ctx, tree, [], merge = True)
 
     go_file = ctx.actions.declare_file(ctx.label.name + "/" + _GO_FILE)
     table = ctx.actions.declare_file(ctx.label.name + "/" + _TABLE_FILE)

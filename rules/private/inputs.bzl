@@ -72,8 +72,9 @@ def source_args(ctx, args):
     seen = {}
     for target in ctx.attr.srcs:
         if BakefsAssetsInfo in target:
-            tree = target[BakefsAssetsInfo].tree
-            args.add("--tree", tree.path)
+            info = target[BakefsAssetsInfo]
+            tree = info.tree
+            args.add("--tree" if info.rewrite else "--tree-as-is", tree.path)
             inputs.append(tree)
             continue
         for f in target.files.to_list():

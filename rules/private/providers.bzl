@@ -16,5 +16,6 @@ that lists the target in `srcs` reads the whole tree through its manifest.
         "tree": "File: the output directory (a tree artifact).",
         "manifest": "string: path of the manifest inside `tree`, always `bakefs-manifest.json`.",
         "label": "Label: the target that produced the tree, for messages.",
+        "rewrite": "bool: whether the references in the tree's files are to be rewritten to hashed names where the tree is merged (asset_transform's `rewrite`).",
     },
 )

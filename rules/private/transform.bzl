@@ -39,6 +39,22 @@ directory, so `web/js/app.ts` in package `//web` becomes `js/app.ts`.""",
         default = False,
         doc = "Give each file a fingerprinted name (an alias in the manifest).",
     ),
+    "base": attr.string(
+        default = "/",
+        doc = "URL path the tree's root is served under, against which root-relative references (`/static/img/a.png`) resolve when references are rewritten to hashed names; `base` in bakefs.toml.",
+    ),
+    "strict": attr.bool(
+        default = False,
+        doc = "Make a reference to a local file that is not in the tree an error instead of a warning; `strict` in bakefs.toml.",
+    ),
+    "rewrite": attr.bool(
+        default = True,
+        doc = """Rewrite the references in these files (url() in CSS; src, href,
+srcset in HTML; href in SVG; web manifest icons; sourceMappingURL) to the
+hashed names of their targets; `rewrite` of a rule in bakefs.toml. An
+asset_transform leaves the rewrite to the go_embed_data (or later
+asset_transform) that merges its tree, where every target is known.""",
+    ),
     "profile": attr.string(
         default = "release",
         values = ["release", "dev"],
@@ -52,19 +68,26 @@ directory, so `web/js/app.ts` in package `//web` becomes `js/app.ts`.""",
     ),
 }
 
-def run_transform(ctx, out, steps):
+def run_transform(ctx, out, steps, merge = False):
     """Registers the action that writes the output tree out.
 
     Args:
       ctx: the rule context; its attributes are TRANSFORM_ATTRS.
       out: the declared output directory.
       steps: the step texts, in order.
+      merge: whether this is the transform that merges every tree (that
+        of go_embed_data), which rewrites references; others leave them.
     """
     args = ctx.actions.args()
     args.add("transform")
     args.add("--out", out.path)
     args.add("--no-cache")
     args.add("--profile", ctx.attr.profile)
+    args.add("--base", ctx.attr.base)
+    if ctx.attr.strict:
+        args.add("--strict")
+    if not merge:
+        args.add("--no-rewrite")
     for step in steps:
         args.add("--step", step)
     compress_args(ctx, args)
@@ -105,7 +128,7 @@ def _asset_transform_impl(ctx):
     run_transform(ctx, out, ctx.attr.steps)
     return [
         DefaultInfo(files = depset([out])),
-        BakefsAssetsInfo(tree = out, manifest = MANIFEST, label = ctx.label),
+        BakefsAssetsInfo(tree = out, manifest = MANIFEST, label = ctx.label, rewrite = ctx.attr.rewrite),
     ]
 
 _ATTRS = dict(TRANSFORM_ATTRS)

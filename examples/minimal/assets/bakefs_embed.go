@@ -74,7 +74,7 @@ var table string
 // parseTable reads the manifest, of the given version, from s, the text of
 // the manifest table: one file per line after a header line, in
 // tab-separated columns path, source, size, type, sha256, hashed,
-// integrity, width, height, then name, path, size and sha256 of each
+// fingerprinted ("1" or empty), integrity, width, height, then name, path, size and sha256 of each
 // encoding. A field starting with a double quote is a Go string literal.
 func parseTable(s string, version int) (*bakefs.Manifest, error) {
 	_, s, _ = strings.Cut(s, "\n")
@@ -88,6 +88,7 @@ func parseTable(s string, version int) (*bakefs.Manifest, error) {
 		e.Type = r.text()
 		e.SHA256 = r.text()
 		e.Hashed = r.text()
+		e.Fingerprinted = r.text() == "1"
 		e.Integrity = r.text()
 		e.Width = int(r.num())
 		e.Height = int(r.num())
