@@ -91,8 +91,8 @@ type Project struct {
 	// error.
 	Strict  bool
 	Package *Package // nil when the project writes no Go package
-	Rules     []Rule
-	raw       []byte
+	Rules   []Rule
+	raw     []byte
 }
 
 // A Package says where bakefs build writes the generated Go package.
