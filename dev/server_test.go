@@ -127,7 +127,12 @@ func TestNew(t *testing.T) {
 			if gotMap := err == nil; gotMap != tt.wantMaps {
 				t.Errorf("app.js.map exists = %v, want %v (err %v)", gotMap, tt.wantMaps, err)
 			}
-			if gotLink := strings.Contains(js, "sourceMappingURL=app.js.map"); gotLink != tt.wantMaps {
+			// With hash = true the link names the map's hashed name.
+			mapName := "app.js.map"
+			if tt.wantMaps {
+				mapName = s.FS().Path("app.js.map")
+			}
+			if gotLink := strings.Contains(js, "sourceMappingURL="+mapName); gotLink != tt.wantMaps {
 				t.Errorf("sourceMappingURL in app.js = %v, want %v", gotLink, tt.wantMaps)
 			}
 			if s.FS().Path("app.js") == "app.js" {
