@@ -26,9 +26,10 @@ import (
 // invalidates them too.
 //
 // Layout under Dir: entries/<k[:2]>/<k>.json for entries,
-// blobs/<s[:2]>/<s> for output bytes by SHA-256, and index/<p>.json for
-// each project's index of file hashes (p identifies the source root, so
-// that projects sharing a cache keep their own). Every file is written to a
+// blobs/<s[:2]>/<s> for output bytes by SHA-256, and, for each project (p
+// identifies the source root, so that projects sharing a cache keep their
+// own), index/<p>.json, its index of file hashes, and index/<p>.entries,
+// the entries its last run used (see entryIndex). Every file is written to a
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
 // damaged entry or blob is discarded and its job runs again. A Cache is
@@ -42,7 +43,8 @@ type Cache struct {
 
 	indexOnce sync.Once
 	index     *fileIndex
-	root      string // the source root the index belongs to; see bind
+	entries   *entryIndex
+	root      string // the source root the indexes belong to; see bind
 
 	identityOnce sync.Once
 	identity     string
@@ -71,9 +73,17 @@ func (c *Cache) files() *fileIndex {
 			abs = c.root
 		}
 		sum := sha256.Sum256([]byte(abs))
-		c.index = &fileIndex{file: filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8])+".json")}
+		name := filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
+		c.index = &fileIndex{file: name + ".json"}
+		c.entries = &entryIndex{file: name + ".entries"}
 	})
 	return c.index
+}
+
+// entryIndex returns the cache's index of entries for its project.
+func (c *Cache) entryIndex() *entryIndex {
+	c.files()
+	return c.entries
 }
 
 // toolIdentity returns toolid.Identity, with the executable's hash (for a
@@ -94,6 +104,9 @@ func (c *Cache) toolIdentity() (string, error) {
 // it at the end of Run.
 func (c *Cache) Flush() error {
 	if err := c.files().save(); err != nil {
+		return err
+	}
+	if err := c.entryIndex().save(); err != nil {
 		return err
 	}
 	c.storedMu.Lock()
@@ -189,6 +202,10 @@ const entryTouchAge = time.Hour
 // unchanged, if any. A file that cannot be decoded, or holds a malformed
 // variant, is removed.
 func (c *Cache) load(key, root string) (*cacheEntry, bool) {
+	if e, ok := c.entryIndex().lookup(key); ok && c.depsUnchanged(&e, root) {
+		c.entryIndex().use(key, e)
+		return &e, true
+	}
 	file := c.entryFile(key)
 	cf, fi, ok := c.readEntryFile(file)
 	if !ok {
@@ -203,6 +220,7 @@ func (c *Cache) load(key, root string) (*cacheEntry, bool) {
 			now := time.Now()
 			os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
 		}
+		c.entryIndex().use(key, *e)
 		return e, true
 	}
 	return nil, false
@@ -278,7 +296,10 @@ func validSum(s string) bool {
 }
 
 // discard removes an entry whose blobs turned out missing or damaged.
-func (c *Cache) discard(key string) { os.Remove(c.entryFile(key)) }
+func (c *Cache) discard(key string) {
+	os.Remove(c.entryFile(key))
+	c.entryIndex().forget(key)
+}
 
 // depSum returns the SHA-256 of a dependency: a file's bytes, or a
 // directory's listing.
@@ -395,6 +416,7 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	c.storedMu.Lock()
 	c.stored += written + int64(len(data))
 	c.storedMu.Unlock()
+	c.entryIndex().use(key, e)
 	return nil
 }
 
@@ -483,20 +505,4 @@ func relativeTo(root, file string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-// ensure makes sure the bytes of ref can be had when the tree is written:
-// either previous (the output tree being replaced) lists them at name, or
-// they are read from the cache into *data and verified. It reports false
-// for a blob that is missing or damaged.
-func (c *Cache) ensure(data *[]byte, ref blobRef, previous *tree, name string) bool {
-	if ref.Size == 0 || previous != nil && previous.sum(name) == ref.SHA256 {
-		return true
-	}
-	b, err := c.readBlob(ref)
-	if err != nil {
-		return false
-	}
-	*data = b
-	return true
 }

@@ -16,6 +16,11 @@ var ErrBadOption = errors.New("transform: bad option")
 // decompressed size).
 var ErrTooLarge = errors.New("transform: input too large")
 
+// ErrCacheDamaged reports a cache entry whose stored bytes turned out
+// missing or damaged when the tree was written. The entry is removed by
+// then, so running the pipeline again makes those bytes anew.
+var ErrCacheDamaged = errors.New("transform: damaged cache entry")
+
 // A SourceError is a mistake at a known place in a source file. Its text
 // has the form compilers use, "path:line:col: error: message", so that
 // editors can jump to it.

@@ -16,6 +16,7 @@ type output struct {
 	blob      blobRef
 	data      []byte // nil until needed when the output came from the cache
 	encodings []encodedOutput
+	key       string // the cache key it came from; "" for one just made
 }
 
 type encodedOutput struct {
@@ -49,12 +50,12 @@ func newOutput(a *Asset, source string) *output {
 	return o
 }
 
-// outputFromCache rebuilds an output from a cache entry, bytes left in the
-// cache until bytes() asks for them.
-func outputFromCache(co cacheOutput) *output {
+// outputFromCache rebuilds an output from the cache entry stored under
+// key, bytes left in the cache until the tree is written.
+func outputFromCache(co cacheOutput, key string) *output {
 	o := &output{
 		Path: co.Path, Source: co.Source, Type: co.Type,
-		Width: co.Width, Height: co.Height, Hashed: co.Hashed, blob: co.Blob,
+		Width: co.Width, Height: co.Height, Hashed: co.Hashed, blob: co.Blob, key: key,
 	}
 	for _, e := range co.Encodings {
 		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob})
@@ -62,7 +63,8 @@ func outputFromCache(co cacheOutput) *output {
 	return o
 }
 
-// fetch returns in-memory bytes, or reads the blob from the cache.
+// fetch returns in-memory bytes, or reads the blob from the cache,
+// verified (see Cache.readBlob).
 func fetch(data []byte, ref blobRef, cache *Cache) ([]byte, error) {
 	if data != nil || ref.Size == 0 {
 		return data, nil

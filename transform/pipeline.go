@@ -33,10 +33,6 @@ type Pipeline struct {
 	// Progress, when set, is called after each job from one goroutine at a
 	// time.
 	Progress func(Progress)
-	// Out, when set, is the output tree the result will be written to. A
-	// job answered by the cache then reads (and verifies) only the blobs
-	// that this tree does not already hold with the same hash.
-	Out string
 }
 
 // Progress reports how far a run has come.
@@ -75,10 +71,6 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if p.Cache != nil {
 		p.Cache.bind(p.Root)
 	}
-	var previous *tree
-	if p.Out != "" && p.Cache != nil {
-		previous, _ = readTree(p.Out) // unreadable: every blob is read
-	}
 	workers := p.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -100,7 +92,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			defer wg.Done()
 			for i := range next {
 				r := &results[i]
-				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i], previous)
+				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -168,7 +160,7 @@ const maxRuns = 3
 
 // runJob reads one input, answers from the cache when it can, and runs the
 // chain otherwise.
-func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs []*output, cached bool, in int64, err error) {
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached bool, in int64, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, 0, err
 	}
@@ -203,10 +195,10 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs [
 		}
 		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
 		if e, ok := p.Cache.load(key, p.Root); ok {
-			if outs, ok := p.fromCache(e, previous); ok {
-				return outs, true, in, nil
+			for _, co := range e.Outputs {
+				outs = append(outs, outputFromCache(co, key))
 			}
-			p.Cache.discard(key)
+			return outs, true, in, nil
 		}
 	}
 	if data == nil {
@@ -268,29 +260,6 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile 
 		outs[i] = newOutput(a, job.source())
 	}
 	return outs, sctx, nil
-}
-
-// fromCache makes the outputs of a cache entry. Bytes that the previous
-// output tree holds under the same hash stay where they are; the others are
-// read from the cache now and verified, so that a missing or damaged blob
-// makes the job run again instead of failing the build.
-func (p *Pipeline) fromCache(e *cacheEntry, previous *tree) ([]*output, bool) {
-	outs := make([]*output, len(e.Outputs))
-	for i, co := range e.Outputs {
-		o := outputFromCache(co)
-		if !p.Cache.ensure(&o.data, o.blob, previous, o.Path) {
-			return nil, false
-		}
-		for j := range o.encodings {
-			enc := &o.encodings[j]
-			suffix, _ := bfs.EncodingSuffix(enc.name)
-			if !p.Cache.ensure(&enc.data, enc.blob, previous, o.Path+suffix) {
-				return nil, false
-			}
-		}
-		outs[i] = o
-	}
-	return outs, true
 }
 
 // buildManifest describes sorted outputs. Two outputs with one path, or a

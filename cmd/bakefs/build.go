@@ -75,7 +75,7 @@ func runBuild(env *environment, args []string) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Out: p.Out}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile}
 	if p.Cache != "" {
 		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}
@@ -87,7 +87,7 @@ func runBuild(env *environment, args []string) error {
 		defer tree.Discard()
 		var pkg *embedgen.Update
 		if p.Package != nil {
-			if pkg, err = embedgen.Prepare(packageOptions(p, tree.Path())); err != nil {
+			if pkg, err = embedgen.PrepareManifest(packageOptions(p, tree.Path()), res.Manifest, tree.Manifest()); err != nil {
 				return err
 			}
 			defer pkg.Discard()

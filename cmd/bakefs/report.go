@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,8 +15,19 @@ import (
 )
 
 // runPipeline runs jobs and prepares the output tree out, uncommitted,
-// with progress on a terminal. Cancelling ctx cancels the steps.
+// with progress on a terminal. Cancelling ctx cancels the steps. When the
+// cache turns out damaged while the tree is written (the damaged entries
+// are then gone), it runs once more.
 func runPipeline(ctx context.Context, env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, *transform.TreeUpdate, error) {
+	res, tree, err := runPipelineOnce(ctx, env, p, jobs, out)
+	if errors.Is(err, transform.ErrCacheDamaged) {
+		fmt.Fprintf(env.stderr, "bakefs: %v; running the affected steps again\n", err)
+		res, tree, err = runPipelineOnce(ctx, env, p, jobs, out)
+	}
+	return res, tree, err
+}
+
+func runPipelineOnce(ctx context.Context, env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, *transform.TreeUpdate, error) {
 	relaxGC()
 	if env.interactive {
 		p.Progress = progressPrinter(env)

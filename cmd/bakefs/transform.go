@@ -80,7 +80,7 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &transform.Pipeline{Root: *root, Profile: prof, Out: *out}
+	p := &transform.Pipeline{Root: *root, Profile: prof}
 	if !*noCache {
 		p.Cache = &transform.Cache{Dir: *cache}
 	}
