@@ -21,6 +21,10 @@ type Asset struct {
 	Encodings []Encoding
 	// Hashed marks the asset for a fingerprinted name in the manifest.
 	Hashed bool
+
+	// minified marks an asset that a step fused with the minify step
+	// after it has minified already (see fuse.go).
+	minified bool
 }
 
 // An Encoding is one precompressed variant of an asset.
