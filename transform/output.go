@@ -63,6 +63,14 @@ func outputFromCache(co cacheOutput, key string) *output {
 	return o
 }
 
+// release drops the output's bytes, which the cache holds under key.
+func (o *output) release(key string) {
+	o.data, o.key = nil, key
+	for i := range o.encodings {
+		o.encodings[i].data = nil
+	}
+}
+
 // fetch returns in-memory bytes, or reads the blob from the cache,
 // verified (see Cache.readBlob).
 func fetch(data []byte, ref blobRef, cache *Cache) ([]byte, error) {

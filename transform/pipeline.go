@@ -227,6 +227,12 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		case err != nil:
 			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
 		}
+		// The bytes are in the cache now: let them go, so that a large
+		// build does not hold every output until the tree is written,
+		// which reads them back.
+		for _, o := range outs {
+			o.release(key)
+		}
 		return outs, false, in, nil
 	}
 }
