@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -334,16 +335,21 @@ func dirListingSum(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// A racyDep reports a dependency that may have changed while the step ran.
+// errRacyDep reports a dependency that changed while the step ran.
 var errRacyDep = errors.New("a dependency changed while the step ran")
+
+// errUncacheable reports a run that is right but not stored: a dependency
+// vanished, or was modified too recently for its bytes to be surely those
+// the step read.
+var errUncacheable = errors.New("not cached")
 
 // store records the outputs of a run that started at started, and what it
 // depended on: files (deps) and directory listings (dirs). A dependency
 // that vanished, or was modified too close to or after the start of the
 // run for its bytes now to be surely the bytes the step read, keeps the
 // run out of the cache; store then returns errRacyDep when the
-// modification came after the start (the job should run again), nil
-// otherwise.
+// modification came after the start (the job should run again),
+// errUncacheable otherwise.
 func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) error {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	record := func(p string, dir bool) (bool, error) {
@@ -370,12 +376,12 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	for _, p := range dirs {
 		if ok, err := record(p, true); !ok {
-			return err
+			return cmp.Or(err, errUncacheable)
 		}
 	}
 	for _, p := range deps {
 		if ok, err := record(p, false); !ok {
-			return err
+			return cmp.Or(err, errUncacheable)
 		}
 	}
 	var written int64

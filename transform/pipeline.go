@@ -222,7 +222,7 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		switch {
 		case errors.Is(err, errRacyDep) && run < maxRuns:
 			continue
-		case errors.Is(err, errRacyDep):
+		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
 			return outs, false, in, nil // the bytes stand for this run, uncached
 		case err != nil:
 			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
