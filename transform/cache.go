@@ -191,20 +191,30 @@ func (c *Cache) load(key, root string) (*cacheEntry, bool) {
 		os.Remove(file)
 		return nil, false
 	}
-	for _, d := range e.Deps {
-		p := d.File
-		if d.Rel {
-			p = filepath.Join(root, filepath.FromSlash(d.File))
-		}
-		if sum, err := c.depSum(p, d.Dir); err != nil || sum != d.SHA256 {
-			return nil, false
-		}
+	if !c.depsUnchanged(&e, root) {
+		return nil, false
 	}
 	if time.Since(fi.ModTime()) > entryTouchAge {
 		now := time.Now()
 		os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
 	}
 	return &e, true
+}
+
+// depsUnchanged reports whether every dependency of an entry still has the
+// hash it had when the entry was stored, paths relative to the source root
+// taken under root.
+func (c *Cache) depsUnchanged(e *cacheEntry, root string) bool {
+	for _, d := range e.Deps {
+		p := d.File
+		if d.Rel {
+			p = filepath.Join(root, filepath.FromSlash(d.File))
+		}
+		if sum, err := c.depSum(p, d.Dir); err != nil || sum != d.SHA256 {
+			return false
+		}
+	}
+	return true
 }
 
 // valid reports whether a decoded entry holds what a use of it needs.
@@ -278,13 +288,13 @@ func dirListingSum(dir string) (string, error) {
 var errRacyDep = errors.New("a dependency changed while the step ran")
 
 // store records the outputs of a run that started at started, and what it
-// depended on: files (deps) and directory listings (dirs). A dependency
-// that vanished, or was modified too close to or after the start of the
-// run for its bytes now to be surely the bytes the step read, keeps the
-// run out of the cache; store then returns errRacyDep when the
-// modification came after the start (the job should run again), nil
-// otherwise.
-func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) error {
+// depended on: files (deps) and directory listings (dirs), and returns the
+// entry's encoded bytes. A dependency that vanished, or was modified too
+// close to or after the start of the run for its bytes now to be surely
+// the bytes the step read, keeps the run out of the cache; store then
+// returns no bytes, and errRacyDep when the modification came after the
+// start (the job should run again), nil otherwise.
+func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) ([]byte, error) {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	record := func(p string, dir bool) (bool, error) {
 		fi, err := os.Stat(p)
@@ -310,26 +320,26 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	for _, p := range dirs {
 		if ok, err := record(p, true); !ok {
-			return err
+			return nil, err
 		}
 	}
 	for _, p := range deps {
 		if ok, err := record(p, false); !ok {
-			return err
+			return nil, err
 		}
 	}
 	var written int64
 	for i, o := range outs {
 		n, err := c.putBlob(o.blob, o.data)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		written += n
 		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Blob: o.blob}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			written += n
 			co.Encodings = append(co.Encodings, cacheEncoding{Name: enc.name, Blob: enc.blob})
@@ -338,15 +348,20 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	data, err := json.Marshal(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := writeFileAtomic(c.entryFile(key), data); err != nil {
-		return err
+		return nil, err
 	}
+	c.addStored(written + int64(len(data)))
+	return data, nil
+}
+
+// addStored counts bytes written into the cache in this run.
+func (c *Cache) addStored(n int64) {
 	c.storedMu.Lock()
-	c.stored += written + int64(len(data))
+	c.stored += n
 	c.storedMu.Unlock()
-	return nil
 }
 
 // putBlob stores bytes under their hash unless a blob of that size is
