@@ -282,4 +282,3 @@ func TestRemoteCacheClosed(t *testing.T) {
 		t.Fatalf("closed: %+v, %d gets, %d puts", res.Stats, store.gets, store.puts)
 	}
 }
-

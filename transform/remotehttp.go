@@ -50,10 +50,11 @@ type HTTPStore struct {
 
 var _ RemoteStore = (*HTTPStore)(nil)
 
-// NewHTTPStore returns a store for the server at rawURL, an http or https
-// URL with an optional path prefix and no query. A bad URL is an error
-// wrapping ErrRemoteURL.
-func NewHTTPStore(rawURL string, opts HTTPOptions) (*HTTPStore, error) {
+// ParseRemoteURL checks the address of a remote cache: an http or https
+// URL with a host, an optional path prefix and no query or fragment. A bad
+// URL is an error wrapping ErrRemoteURL, whose text leaves out the URL's
+// password.
+func ParseRemoteURL(rawURL string) (*url.URL, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrRemoteURL, redactURL(rawURL))
@@ -65,6 +66,17 @@ func NewHTTPStore(rawURL string, opts HTTPOptions) (*HTTPStore, error) {
 		return nil, fmt.Errorf("%w: %s: no host", ErrRemoteURL, RedactedURL(u))
 	case u.RawQuery != "" || u.Fragment != "":
 		return nil, fmt.Errorf("%w: %s: a query or fragment is not allowed", ErrRemoteURL, RedactedURL(u))
+	}
+	return u, nil
+}
+
+// NewHTTPStore returns a store for the server at rawURL (see
+// ParseRemoteURL). User information in the URL is sent as basic
+// authentication.
+func NewHTTPStore(rawURL string, opts HTTPOptions) (*HTTPStore, error) {
+	u, err := ParseRemoteURL(rawURL)
+	if err != nil {
+		return nil, err
 	}
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = 5 * time.Second
