@@ -75,10 +75,10 @@ type Project struct {
 	// for none. It holds no credentials: the project file refuses a URL
 	// with user information.
 	RemoteCache string
-	Profile   transform.Profile
-	Package   *Package // nil when the project writes no Go package
-	Rules     []Rule
-	raw       []byte
+	Profile     transform.Profile
+	Package     *Package // nil when the project writes no Go package
+	Rules       []Rule
+	raw         []byte
 }
 
 // A Package says where bakefs build writes the generated Go package.

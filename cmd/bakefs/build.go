@@ -25,7 +25,7 @@ made: a failed or interrupted build (Ctrl-C exits within a second, status
 --check builds everything again without the cache into a temporary
 directory and compares it byte for byte with the current tree and package;
 it exits 1 naming the first file that differs. It writes nothing in place.
-`+remoteManual+`
+` + remoteManual + `
 Example bakefs.toml:
 
   src      = "web"

@@ -34,7 +34,7 @@ The remote cache (below) is read when dev starts, from the flags and the
 project file, and serves every rebuild; its uploads are waited for when
 dev stops. Dev builds use the dev profile, so they share entries with
 other dev builds, not with bakefs build.
-`+remoteManual+`
+` + remoteManual + `
 An application that renders its own pages from the assets (templates)
 uses package dev directly, behind a build tag; see examples/webapp.
 

@@ -29,7 +29,7 @@ Inputs, any mix of:
                         kept, otherwise the steps given make them again
 
 Files that a bundle imports need only be on disk; they are not inputs.
-`+remoteManual+`--no-cache turns the remote cache off too.
+` + remoteManual + `--no-cache turns the remote cache off too.
 
 Examples:
   bakefs transform --root web --out build/js --step bundle:format=esm --step minify --compress br,gzip --hash web/js/app.ts
