@@ -32,7 +32,8 @@ import (
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
 // damaged entry or blob is discarded and its job runs again. A Cache is
-// safe for concurrent use.
+// safe for concurrent use. A RemoteCache (Pipeline.Remote) can stand
+// behind it, under the same keys.
 type Cache struct {
 	Dir string
 	// MaxSize bounds the bytes the cache keeps: when a run has stored
