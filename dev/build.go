@@ -44,7 +44,7 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 	if cache == "" {
 		cache = filepath.Join(s.tmp, "cache")
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}, Remote: s.opts.Remote}
 	out, err := pipe.Run(ctx, jobs)
 	if err != nil {
 		return res, err

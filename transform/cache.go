@@ -34,7 +34,8 @@ import (
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
 // damaged entry or blob is discarded and its job runs again. A Cache is
-// safe for concurrent use.
+// safe for concurrent use. A RemoteCache (Pipeline.Remote) can stand
+// behind it, under the same keys.
 type Cache struct {
 	Dir string
 	// MaxSize bounds the bytes the cache keeps: when a run has stored
@@ -250,8 +251,9 @@ func (c *Cache) readEntryFile(file string) (*cacheFile, os.FileInfo, bool) {
 	return &cf, fi, true
 }
 
-// depsUnchanged reports whether every dependency of e has the recorded
-// hash.
+// depsUnchanged reports whether every dependency of an entry still has the
+// hash it had when the entry was stored, paths relative to the source root
+// taken under root.
 func (c *Cache) depsUnchanged(e *cacheEntry, root string) bool {
 	for _, d := range e.Deps {
 		p := d.File
@@ -344,13 +346,14 @@ var errRacyDep = errors.New("a dependency changed while the step ran")
 var errUncacheable = errors.New("not cached")
 
 // store records the outputs of a run that started at started, and what it
-// depended on: files (deps) and directory listings (dirs). A dependency
+// depended on: files (deps) and directory listings (dirs), and returns the
+// stored variant's encoded bytes (what a remote cache holds). A dependency
 // that vanished, or was modified too close to or after the start of the
 // run for its bytes now to be surely the bytes the step read, keeps the
 // run out of the cache; store then returns errRacyDep when the
 // modification came after the start (the job should run again),
 // errUncacheable otherwise.
-func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) error {
+func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) ([]byte, error) {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	record := func(p string, dir bool) (bool, error) {
 		fi, err := os.Stat(p)
@@ -376,34 +379,48 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	for _, p := range dirs {
 		if ok, err := record(p, true); !ok {
-			return cmp.Or(err, errUncacheable)
+			return nil, cmp.Or(err, errUncacheable)
 		}
 	}
 	for _, p := range deps {
 		if ok, err := record(p, false); !ok {
-			return cmp.Or(err, errUncacheable)
+			return nil, cmp.Or(err, errUncacheable)
 		}
 	}
 	var written int64
 	for i, o := range outs {
 		n, err := c.putBlob(o.blob, o.data)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		written += n
 		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Blob: o.blob}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			written += n
 			co.Encodings = append(co.Encodings, cacheEncoding{Name: enc.name, Blob: enc.blob})
 		}
 		e.Outputs[i] = co
 	}
-	// Keep the other variants of the key (other dependencies), newest
-	// first; one with the same dependencies is replaced.
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.putEntry(key, e)
+	if err != nil {
+		return nil, err
+	}
+	c.addStored(written + n)
+	return data, nil
+}
+
+// putEntry adds e to the variants stored under key, newest first (one with
+// the same dependencies is replaced, the oldest beyond maxVariants
+// dropped), and returns the bytes written.
+func (c *Cache) putEntry(key string, e cacheEntry) (int64, error) {
 	cf := cacheFile{Variants: []cacheEntry{e}}
 	if old, _, ok := c.readEntryFile(c.entryFile(key)); ok {
 		for _, v := range old.Variants {
@@ -414,16 +431,20 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	data, err := json.Marshal(cf)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := writeFileAtomic(c.entryFile(key), data); err != nil {
-		return err
+		return 0, err
 	}
-	c.storedMu.Lock()
-	c.stored += written + int64(len(data))
-	c.storedMu.Unlock()
 	c.entryIndex().use(key, e)
-	return nil
+	return int64(len(data)), nil
+}
+
+// addStored counts bytes written into the cache in this run.
+func (c *Cache) addStored(n int64) {
+	c.storedMu.Lock()
+	c.stored += n
+	c.storedMu.Unlock()
 }
 
 // sameDeps reports whether two dependency lists are equal.

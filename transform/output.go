@@ -63,6 +63,15 @@ func outputFromCache(co cacheOutput, key string) *output {
 	return o
 }
 
+// outputsFromCache makes the outputs of the cache entry stored under key.
+func outputsFromCache(e *cacheEntry, key string) []*output {
+	outs := make([]*output, len(e.Outputs))
+	for i, co := range e.Outputs {
+		outs[i] = outputFromCache(co, key)
+	}
+	return outs
+}
+
 // release drops the output's bytes, which the cache holds under key.
 func (o *output) release(key string) {
 	o.data, o.key = nil, key

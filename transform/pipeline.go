@@ -26,6 +26,11 @@ type Pipeline struct {
 	Profile Profile
 	// Cache, when set, skips chains whose inputs are unchanged.
 	Cache *Cache
+	// Remote, when set together with Cache, is looked up for the jobs that
+	// Cache cannot answer, and receives the results of the jobs that ran.
+	// Run does not wait for the uploads: the RemoteCache's owner closes it
+	// (RemoteCache.Close) before the process ends.
+	Remote *RemoteCache
 	// Workers bounds the number of chains run at once; 0 means GOMAXPROCS.
 	Workers int
 	// MaxInputSize bounds one input file in bytes; 0 means DefaultMaxInputSize.
@@ -46,6 +51,7 @@ type Stats struct {
 	Files    int           // outputs in the manifest
 	Ran      int           // jobs whose chain ran
 	Cached   int           // jobs answered by the cache
+	Remote   int           // of Cached, jobs answered by the remote cache
 	BytesIn  int64         // input bytes
 	BytesOut int64         // output bytes, variants included
 	Elapsed  time.Duration // wall time of Run
@@ -76,10 +82,10 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	type jobResult struct {
-		outs   []*output
-		cached bool
-		in     int64
-		err    error
+		outs []*output
+		from origin
+		in   int64
+		err  error
 	}
 	results := make([]jobResult, len(jobs))
 	next := make(chan int)
@@ -92,7 +98,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			defer wg.Done()
 			for i := range next {
 				r := &results[i]
-				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i])
+				r.outs, r.from, r.in, r.err = p.runJob(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -123,10 +129,14 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			errs = append(errs, r.err)
 			continue
 		}
-		if r.cached {
-			res.Stats.Cached++
-		} else {
+		switch r.from {
+		case fromRun:
 			res.Stats.Ran++
+		case fromRemote:
+			res.Stats.Remote++
+			fallthrough
+		case fromLocal:
+			res.Stats.Cached++
 		}
 		res.Stats.BytesIn += r.in
 		for _, o := range r.outs {
@@ -158,11 +168,20 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 // while it ran.
 const maxRuns = 3
 
-// runJob reads one input, answers from the cache when it can, and runs the
-// chain otherwise.
-func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached bool, in int64, err error) {
+// An origin says where a job's outputs came from.
+type origin int
+
+const (
+	fromRun    origin = iota // the chain ran
+	fromLocal                // the local cache
+	fromRemote               // the remote cache, through the local one
+)
+
+// runJob reads one input, answers from the cache (local, then remote) when
+// it can, and runs the chain otherwise.
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, in int64, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, 0, err
+		return nil, fromRun, 0, err
 	}
 	limit := p.MaxInputSize
 	if limit <= 0 {
@@ -176,18 +195,18 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 	var key, tool, encSums string
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
-			return nil, false, 0, err
+			return nil, fromRun, 0, err
 		}
 		stamp, read, err := p.Cache.files().sum(job.File, limit)
 		if err != nil {
-			return nil, false, 0, inputError(job, err)
+			return nil, fromRun, 0, inputError(job, err)
 		}
 		data, in = read, stamp.Size
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
 				if err != nil {
-					return nil, false, 0, inputError(job, err)
+					return nil, fromRun, 0, inputError(job, err)
 				}
 				encSums += " " + e.Name + ":" + es.SHA256
 			}
@@ -195,15 +214,17 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		}
 		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
 		if e, ok := p.Cache.load(key, p.Root); ok {
-			for _, co := range e.Outputs {
-				outs = append(outs, outputFromCache(co, key))
+			return outputsFromCache(e, key), fromLocal, in, nil
+		}
+		if p.Remote != nil {
+			if e, ok := p.Remote.fetch(ctx, p.Cache, key, p.Root); ok {
+				return outputsFromCache(e, key), fromRemote, in, nil
 			}
-			return outs, true, in, nil
 		}
 	}
 	if data == nil {
 		if data, err = readInput(job, limit); err != nil {
-			return nil, false, 0, err
+			return nil, fromRun, 0, err
 		}
 		in = int64(len(data))
 		if p.Cache != nil {
@@ -216,24 +237,27 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, cached
 		started := time.Now()
 		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
 		if err != nil || p.Cache == nil {
-			return outs, false, in, err
+			return outs, fromRun, in, err
 		}
-		err = p.Cache.store(key, p.Root, started, sctx.Deps(), sctx.DepDirs(), outs)
+		entry, err := p.Cache.store(key, p.Root, started, sctx.Deps(), sctx.DepDirs(), outs)
 		switch {
 		case errors.Is(err, errRacyDep) && run < maxRuns:
 			continue
 		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
-			return outs, false, in, nil // the bytes stand for this run, uncached
+			return outs, fromRun, in, nil // the bytes stand for this run, uncached
 		case err != nil:
-			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+			return nil, fromRun, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+		}
+		if p.Remote != nil {
+			p.Remote.upload(key, entry, outs)
 		}
 		// The bytes are in the cache now: let them go, so that a large
 		// build does not hold every output until the tree is written,
-		// which reads them back.
+		// which reads them back (an upload keeps its own reference).
 		for _, o := range outs {
 			o.release(key)
 		}
-		return outs, false, in, nil
+		return outs, fromRun, in, nil
 	}
 }
 

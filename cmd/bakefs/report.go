@@ -47,15 +47,20 @@ func runPipelineOnce(ctx context.Context, env *environment, p *transform.Pipelin
 }
 
 // printSummary prints the one line that ends a build: what it made, what
-// ran, and the wall time of the whole command.
-func printSummary(env *environment, res *transform.Result, changed bool, out string, elapsed time.Duration) {
+// ran, what came from the cache (and, with a remote cache, how much of it
+// from there), and the wall time of the whole command.
+func printSummary(env *environment, res *transform.Result, remote bool, changed bool, out string, elapsed time.Duration) {
 	s := res.Stats
 	verb := "wrote"
 	if !changed {
 		verb = "unchanged"
 	}
-	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached, %s %s in %s\n",
-		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, verb, displayPath(out), elapsed.Round(time.Millisecond))
+	fromRemote := ""
+	if remote {
+		fromRemote = fmt.Sprintf(" (%d remote)", s.Remote)
+	}
+	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached%s, %s %s in %s\n",
+		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, fromRemote, verb, displayPath(out), elapsed.Round(time.Millisecond))
 }
 
 // defaultMemoryLimit is the soft memory limit of a one-shot build when the

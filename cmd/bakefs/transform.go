@@ -14,7 +14,7 @@ import (
 )
 
 const transformManual = `
-Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [inputs]
+Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--remote-cache URL] [inputs]
 
 Transform runs one chain of steps over every input and writes an output tree:
 the exact bytes, their .br/.gz/.zst variants, and bakefs-manifest.json. It is
@@ -29,6 +29,7 @@ Inputs, any mix of:
                         kept, otherwise the steps given make them again
 
 Files that a bundle imports need only be on disk; they are not inputs.
+` + remoteManual + `--no-cache turns the remote cache off too.
 
 Examples:
   bakefs transform --root web --out build/js --step bundle:format=esm --step minify --compress br,gzip --hash web/js/app.ts
@@ -46,7 +47,8 @@ func runTransform(env *environment, args []string) error {
 	hash := fs.Bool("hash", false, "fingerprint every output (hashed names, for immutable caching)")
 	profile := fs.String("profile", "release", "release or dev (faster compression)")
 	cache := fs.String("cache", ".bakefs-cache", "cache `dir`")
-	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache (for Bazel actions)")
+	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache, local or remote (for Bazel actions)")
+	remoteFlags := addRemoteFlags(fs)
 	fs.Var(&steps, "step", "a `step` of the chain, in order (repeatable; see bakefs steps)")
 	fs.Var(&files, "file", "an input as `LOGICAL=PATH` (repeatable)")
 	fs.Var(&trees, "tree", "every file of an earlier output tree `dir` (repeatable)")
@@ -83,9 +85,13 @@ func runTransform(env *environment, args []string) error {
 	p := &transform.Pipeline{Root: *root, Profile: prof}
 	if !*noCache {
 		p.Cache = &transform.Cache{Dir: *cache}
+		if p.Remote, err = remoteFlags.open(env, fs, ""); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	return interruptible(func(ctx context.Context, c *committer) error {
+		defer closeRemote(p.Remote) // a failed build's finished jobs are uploaded too
 		res, tree, err := runPipeline(ctx, env, p, jobs, *out)
 		if err != nil {
 			return err
@@ -95,7 +101,8 @@ func runTransform(env *environment, args []string) error {
 		if err := c.commit(tree.Commit); err != nil {
 			return err
 		}
-		printSummary(env, res, changed, *out, time.Since(start))
+		closeRemote(p.Remote)
+		printSummary(env, res, p.Remote != nil, changed, *out, time.Since(start))
 		return nil
 	})
 }
