@@ -74,20 +74,25 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 // ErrCacheDamaged, so that one more run makes all their bytes anew.
 func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 	var damaged error
-	for _, o := range r.outputs {
-		err := r.place(tmp, dir, old, o.key, o.Path, o.blob, o.data)
-		for _, e := range o.encodings {
-			if err != nil {
-				break
-			}
-			suffix, _ := bfs.EncodingSuffix(e.name)
-			err = r.place(tmp, dir, old, o.key, o.Path+suffix, e.blob, e.data)
-		}
-		switch {
-		case errors.Is(err, ErrCacheDamaged):
+	place := func(o *output, name string, ref blobRef, data []byte) error {
+		err := r.place(tmp, dir, old, o.key, name, ref, data)
+		if errors.Is(err, ErrCacheDamaged) {
+			// Go on: every damaged blob met is removed, so that the next
+			// run stores it again.
 			damaged = cmp.Or(damaged, err)
-		case err != nil:
+			return nil
+		}
+		return err
+	}
+	for _, o := range r.outputs {
+		if err := place(o, o.Path, o.blob, o.data); err != nil {
 			return err
+		}
+		for _, e := range o.encodings {
+			suffix, _ := bfs.EncodingSuffix(e.name)
+			if err := place(o, o.Path+suffix, e.blob, e.data); err != nil {
+				return err
+			}
 		}
 	}
 	if damaged != nil {
