@@ -42,10 +42,12 @@ test: vet test-go test-browser test-bazel
 # The packages that run work concurrently also run under the race detector.
 RACE_PACKAGES := ./transform/... ./fs/... ./dev/... ./embedgen/... ./cmd/... ./internal/...
 
-# The browser test runs in test-browser, after Chromium is installed.
-# test-go ends with build --check: each example's tree and package must be
-# what a clean build without the cache writes.
+# The browser test runs in test-browser, after Chromium is installed; the
+# remote cache tests start nginx, installed first. test-go ends with build
+# --check: each example's tree and package must be what a clean build
+# without the cache writes.
 test-go: assets
+	bash tools/nginx-setup.sh >/dev/null
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tests/browser)
 	$(GO) test -count=1 -race $(RACE_PACKAGES)
 	$(BAKEFS) build --check -f $(EXAMPLE)

@@ -45,7 +45,7 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 	if cache == "" {
 		cache = filepath.Join(s.tmp, "cache")
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}, Base: p.Base, Strict: p.Strict}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}, Remote: s.opts.Remote, Base: p.Base, Strict: p.Strict}
 	out, err := pipe.Run(ctx, jobs)
 	if err != nil {
 		return res, err

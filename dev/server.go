@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/transform"
 )
 
 // Options configure a Server. The zero value is ready to use.
@@ -25,6 +26,9 @@ type Options struct {
 	// before a rebuild starts, so that an editor's save (several events)
 	// gives one build. Zero means 80ms.
 	Quiet time.Duration
+	// Remote, when set, is the remote cache behind every build's local
+	// cache (transform.Pipeline.Remote). The Server does not close it.
+	Remote *transform.RemoteCache
 }
 
 // A Server builds a project and serves its latest good build. Its methods
@@ -143,8 +147,12 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	for _, w := range res.warnings {
 		fmt.Fprintf(s.log, "bakefs dev: %v\n", w)
 	}
-	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached, in %s\n",
-		s.gen, st.Files, st.Ran, st.Cached, time.Since(start).Round(time.Millisecond))
+	fromRemote := ""
+	if s.opts.Remote != nil {
+		fromRemote = fmt.Sprintf(" (%d remote)", st.Remote)
+	}
+	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached%s, in %s\n",
+		s.gen, st.Files, st.Ran, st.Cached, fromRemote, time.Since(start).Round(time.Millisecond))
 	s.events.publish(state{Generation: s.gen})
 	return nil
 }

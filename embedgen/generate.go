@@ -120,11 +120,32 @@ func Prepare(opts Options) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
+	return prepare(o, m, raw)
+}
+
+// PrepareManifest is Prepare for a caller that holds the tree's manifest
+// in memory, parsed (m) and as the bytes of its file (raw), as bakefs build
+// does after writing the tree: the manifest file is then not read again.
+// m and raw must be what opts.Tree's manifest holds; every data file is
+// still verified against m when it is copied.
+func PrepareManifest(opts Options, m *fs.Manifest, raw []byte) (*Update, error) {
+	o, err := opts.check()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
+	}
+	return prepare(o, m, raw)
+}
+
+// prepare is Prepare with checked options and the tree's manifest.
+func prepare(o Options, m *fs.Manifest, raw []byte) (*Update, error) {
 	files, err := treeFiles(m)
 	if err != nil {
 		return nil, err
 	}
-	exists, err := checkOwned(o.Dir)
+	exists, present, err := checkOwned(o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +157,7 @@ func Prepare(opts Options) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
-	if exists && upToDate(o.Dir, gen, files) {
+	if exists && upToDate(o.Dir, gen, files, present) {
 		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
 	}
 	tmp, err := dirswap.Temp(o.Dir)
@@ -162,7 +183,7 @@ func (u *Update) Commit() error {
 	if u.tmp == "" {
 		return nil
 	}
-	if _, err := checkOwned(u.dir); err != nil {
+	if _, _, err := checkOwned(u.dir); err != nil {
 		u.Discard()
 		return err
 	}

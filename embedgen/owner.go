@@ -44,20 +44,24 @@ func marker(stamp string, names []string) []byte {
 // build system creates the output directories it expects (Bazel, the
 // declared _data directory) before the action runs. A dir that is itself a
 // symbolic link or not a directory is refused too.
-func checkOwned(dir string) (exists bool, err error) {
+//
+// present lists the files a marker-owned dir holds (slash-separated,
+// relative to dir), so that the caller can tell whether it is complete
+// without a stat of each.
+func checkOwned(dir string) (exists bool, present map[string]bool, err error) {
 	foreign := func(file, why string) error {
 		return &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (%s)", ErrForeignDir, why)}
 	}
 	fi, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
-		return false, nil
+		return false, nil, nil
 	case err != nil:
-		return false, err
+		return false, nil, err
 	case fi.Mode()&iofs.ModeSymlink != 0:
-		return true, foreign(dir, "a symbolic link, not a directory")
+		return true, nil, foreign(dir, "a symbolic link, not a directory")
 	case !fi.IsDir():
-		return true, foreign(dir, "not a directory")
+		return true, nil, foreign(dir, "not a directory")
 	}
 	listed, err := readMarker(filepath.Join(dir, MarkerFile))
 	if errors.Is(err, iofs.ErrNotExist) {
@@ -72,11 +76,12 @@ func checkOwned(dir string) (exists bool, err error) {
 			}
 			return nil
 		})
-		return true, err
+		return true, nil, err
 	}
 	if err != nil {
-		return true, err
+		return true, nil, err
 	}
+	present = make(map[string]bool, len(listed))
 	dirs := map[string]bool{".": true}
 	for name := range listed {
 		for d := path.Dir(name); d != "."; d = path.Dir(d) {
@@ -96,6 +101,7 @@ func checkOwned(dir string) (exists bool, err error) {
 		case t.IsDir() && dirs[rel]:
 			return nil
 		case t.IsRegular() && (listed[rel] || rel == MarkerFile):
+			present[rel] = true
 			return nil
 		case t.IsDir():
 			return foreign(file, "a directory "+MarkerFile+" does not list")
@@ -105,7 +111,7 @@ func checkOwned(dir string) (exists bool, err error) {
 			return foreign(file, "not a regular file")
 		}
 	})
-	return true, err
+	return true, present, err
 }
 
 // readMarker returns the names a marker file lists. A file that does not

@@ -29,12 +29,13 @@ func stamp(manifest []byte, o Options) string {
 // upToDate reports whether dir already holds the package: the generated
 // files (marker, Go file, table) are byte for byte what this generator
 // makes now — so a package written by an older generator, or from other
-// inputs, is redone — and every data file is there with its size. Data
-// files are not re-read: they are copies of the tree, verified by SHA-256
-// when they were written. Generate then writes nothing, so a build with
-// nothing changed touches nothing (and leaves make and editors nothing to
-// reload).
-func upToDate(dir string, gen generatedFiles, files []treeFile) bool {
+// inputs, is redone — and every data file is there (present, from
+// checkOwned's walk). Data files are neither re-read nor stat'ed: they are
+// copies of the tree, verified by SHA-256 when they were written, and
+// bakefs build --check compares them byte for byte. Generate then writes
+// nothing, so a build with nothing changed touches nothing (and leaves
+// make and editors nothing to reload).
+func upToDate(dir string, gen generatedFiles, files []treeFile, present map[string]bool) bool {
 	same := func(name string, want []byte) bool {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		return err == nil && bytes.Equal(got, want)
@@ -46,8 +47,7 @@ func upToDate(dir string, gen generatedFiles, files []treeFile) bool {
 		return false
 	}
 	for _, f := range files {
-		fi, err := os.Stat(filepath.Join(dir, dataDir, filepath.FromSlash(f.name)))
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() != f.size {
+		if !present[dataDir+"/"+f.name] {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@
 //	out      = "build/assets"   # output tree + manifest (required)
 //	cache    = ".bakefs-cache"  # cache directory; "" disables it (default ".bakefs-cache")
 //	cache_size = "1GiB"         # bound of the cache, least recently used pruned first (default 1GiB)
+//	remote_cache = "https://cache.example.com"  # shared cache (Bazel HTTP protocol); no credentials here
 //	profile  = "release"        # or "dev": faster compression levels
 //	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
 //	hash     = true             # fingerprint every output (hashed names)
@@ -83,7 +84,11 @@ type Project struct {
 	// CacheSize bounds the cache in bytes (transform.Cache.MaxSize); 0
 	// means the default.
 	CacheSize int64
-	Profile   transform.Profile
+	// RemoteCache is the URL of a remote cache (transform.HTTPStore), ""
+	// for none. It holds no credentials: the project file refuses a URL
+	// with user information.
+	RemoteCache string
+	Profile     transform.Profile
 	// Base is the URL path the output tree's root is served under, for
 	// root-relative references; "" means "/".
 	Base string
@@ -117,6 +122,7 @@ type fileFormat struct {
 	Out       string       `toml:"out"`
 	Cache     *string      `toml:"cache"`
 	CacheSize string       `toml:"cache_size"`
+	Remote    string       `toml:"remote_cache"`
 	Profile   string       `toml:"profile"`
 	Compress  []string     `toml:"compress"`
 	Hash      bool         `toml:"hash"`
@@ -191,6 +197,16 @@ func Load(file string) (*Project, error) {
 		if p.CacheSize == 0 {
 			return nil, fail(p.lineOf("cache_size", 0), "cache_size must be more than 0 (to use no cache, set cache = \"\")")
 		}
+	}
+	if f.Remote != "" {
+		u, err := transform.ParseRemoteURL(f.Remote)
+		if err != nil {
+			return nil, fail(p.lineOf("remote_cache", 0), "remote_cache: %v", err)
+		}
+		if u.User != nil {
+			return nil, fail(p.lineOf("remote_cache", 0), "remote_cache: credentials do not belong in the project file; give them in $BAKEFS_REMOTE_HEADER or --remote-header")
+		}
+		p.RemoteCache = f.Remote
 	}
 	switch transform.Profile(f.Profile) {
 	case "", transform.Release:

@@ -87,6 +87,8 @@ func TestLoadErrors(t *testing.T) {
 		{"step syntax", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"*\"\nsteps = [\"gzip:level\"]\n", `bakefs.toml:5: rule 1: steps[0]: step "gzip:level": column 11: expected '=' after option name "level"`},
 		{"bad pattern", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"../*\"\nsteps = []\n", `bakefs.toml:4: rule 1: match: bad pattern "../*"`},
 		{"match missing", "src = \"web\"\nout = \"b\"\n[[rule]]\nsteps = []\n", "rule 1: match is required"},
+		{"remote cache scheme", "src = \"web\"\nout = \"b\"\nremote_cache = \"grpc://cache:9092\"\n[[rule]]\nmatch = \"*\"\nsteps = []\n", `bakefs.toml:3: remote_cache: transform: bad remote cache URL: grpc://cache:9092: want an http:// or https:// URL`},
+		{"remote cache credentials", "src = \"web\"\nout = \"b\"\nremote_cache = \"https://ci:tok@cache\"\n[[rule]]\nmatch = \"*\"\nsteps = []\n", `bakefs.toml:3: remote_cache: credentials do not belong in the project file; give them in $BAKEFS_REMOTE_HEADER or --remote-header`},
 		{"step order", "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = \"steps/*\"\n\nsteps = [\"gzip\", \"minify\"]\n", `bakefs.toml:7: rule 1: steps: `},
 	}
 	for _, tt := range tests {
@@ -96,6 +98,21 @@ func TestLoadErrors(t *testing.T) {
 				t.Fatalf("error = %v\nwant it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestRemoteCache(t *testing.T) {
+	for _, tt := range []struct{ toml, want string }{
+		{goodProject, ""},
+		{"remote_cache = \"http://127.0.0.1:9090/bakefs\"\n" + goodProject, "http://127.0.0.1:9090/bakefs"},
+	} {
+		p, err := Load(writeProject(t, tt.toml, "js/app.js", "css/a.css"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.RemoteCache != tt.want {
+			t.Fatalf("RemoteCache = %q, want %q", p.RemoteCache, tt.want)
+		}
 	}
 }
 

@@ -25,6 +25,10 @@ type Asset struct {
 	// a hash of the bytes in it): the manifest records it, the handler
 	// serves it as immutable, and references to it are not rewritten.
 	Fingerprinted bool
+
+	// minified marks an asset that a step fused with the minify step
+	// after it has minified already (see fuse.go).
+	minified bool
 }
 
 // An Encoding is one precompressed variant of an asset.

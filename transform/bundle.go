@@ -117,9 +117,22 @@ const bundleAssetNames = "assets/[name]-[hash]"
 // bundleStep is the bundle step; opts is the part of esbuild's options that
 // is the same for every entry point.
 type bundleStep struct {
-	opts        api.BuildOptions
-	inlineLimit int
-	inlineExts  []string // asset extensions subject to inline-limit
+	opts         api.BuildOptions
+	inlineLimit  int
+	inlineExts   []string // asset extensions subject to inline-limit
+	markMinified bool     // fused with the next minify step (fuse.go)
+}
+
+// fuseMinify returns the bundle step that minifies as well, when m's
+// target is the bundle's.
+func (s *bundleStep) fuseMinify(m *minifyStep) (Step, bool) {
+	if m.js.Target != s.opts.Target {
+		return nil, false
+	}
+	f := *s
+	f.opts.MinifyWhitespace, f.opts.MinifyIdentifiers, f.opts.MinifySyntax = true, true, true
+	f.markMinified = true
+	return &f, true
 }
 
 var _ Step = (*bundleStep)(nil)
@@ -318,6 +331,7 @@ func (s *bundleStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 			o = a.Clone()
 			o.Path, o.Source, o.Type, o.Encodings, o.Data = path.Join(path.Dir(a.Path), rel), sourceName(a), "", nil, f.Contents
 		}
+		o.minified = s.markMinified
 		out = append(out, o)
 	}
 	mainPath := path.Join(path.Dir(a.Path), main)

@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -26,13 +27,15 @@ import (
 // invalidates them too.
 //
 // Layout under Dir: entries/<k[:2]>/<k>.json for entries,
-// blobs/<s[:2]>/<s> for output bytes by SHA-256, and index/<p>.json for
-// each project's index of file hashes (p identifies the source root, so
-// that projects sharing a cache keep their own). Every file is written to a
+// blobs/<s[:2]>/<s> for output bytes by SHA-256, and, for each project (p
+// identifies the source root, so that projects sharing a cache keep their
+// own), index/<p>.json, its index of file hashes, and index/<p>.entries,
+// the entries its last run used (see entryIndex). Every file is written to a
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
 // damaged entry or blob is discarded and its job runs again. A Cache is
-// safe for concurrent use.
+// safe for concurrent use. A RemoteCache (Pipeline.Remote) can stand
+// behind it, under the same keys.
 type Cache struct {
 	Dir string
 	// MaxSize bounds the bytes the cache keeps: when a run has stored
@@ -42,7 +45,8 @@ type Cache struct {
 
 	indexOnce sync.Once
 	index     *fileIndex
-	root      string // the source root the index belongs to; see bind
+	entries   *entryIndex
+	root      string // the source root the indexes belong to; see bind
 
 	identityOnce sync.Once
 	identity     string
@@ -71,9 +75,17 @@ func (c *Cache) files() *fileIndex {
 			abs = c.root
 		}
 		sum := sha256.Sum256([]byte(abs))
-		c.index = &fileIndex{file: filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8])+".json")}
+		name := filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
+		c.index = &fileIndex{file: name + ".json"}
+		c.entries = &entryIndex{file: name + ".entries"}
 	})
 	return c.index
+}
+
+// entryIndex returns the cache's index of entries for its project.
+func (c *Cache) entryIndex() *entryIndex {
+	c.files()
+	return c.entries
 }
 
 // toolIdentity returns toolid.Identity, with the executable's hash (for a
@@ -96,6 +108,9 @@ func (c *Cache) Flush() error {
 	if err := c.files().save(); err != nil {
 		return err
 	}
+	if err := c.entryIndex().save(); err != nil {
+		return err
+	}
 	c.storedMu.Lock()
 	stored := c.stored
 	c.stored = 0
@@ -108,7 +123,7 @@ func (c *Cache) Flush() error {
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
-const cacheFormat = "bakefs-cache-4"
+const cacheFormat = "bakefs-cache-5"
 
 // cacheFile is what an entry file holds: the runs stored under one key,
 // most recent first. A key covers the input's bytes but not the files it
@@ -190,6 +205,10 @@ const entryTouchAge = time.Hour
 // unchanged, if any. A file that cannot be decoded, or holds a malformed
 // variant, is removed.
 func (c *Cache) load(key, root string) (*cacheEntry, bool) {
+	if e, ok := c.entryIndex().lookup(key); ok && c.depsUnchanged(&e, root) {
+		c.entryIndex().use(key, e)
+		return &e, true
+	}
 	file := c.entryFile(key)
 	cf, fi, ok := c.readEntryFile(file)
 	if !ok {
@@ -204,6 +223,7 @@ func (c *Cache) load(key, root string) (*cacheEntry, bool) {
 			now := time.Now()
 			os.Chtimes(file, now, now) // the entry is in use: keep it from pruning
 		}
+		c.entryIndex().use(key, *e)
 		return e, true
 	}
 	return nil, false
@@ -232,8 +252,9 @@ func (c *Cache) readEntryFile(file string) (*cacheFile, os.FileInfo, bool) {
 	return &cf, fi, true
 }
 
-// depsUnchanged reports whether every dependency of e has the recorded
-// hash.
+// depsUnchanged reports whether every dependency of an entry still has the
+// hash it had when the entry was stored, paths relative to the source root
+// taken under root.
 func (c *Cache) depsUnchanged(e *cacheEntry, root string) bool {
 	for _, d := range e.Deps {
 		p := d.File
@@ -279,7 +300,10 @@ func validSum(s string) bool {
 }
 
 // discard removes an entry whose blobs turned out missing or damaged.
-func (c *Cache) discard(key string) { os.Remove(c.entryFile(key)) }
+func (c *Cache) discard(key string) {
+	os.Remove(c.entryFile(key))
+	c.entryIndex().forget(key)
+}
 
 // depSum returns the SHA-256 of a dependency: a file's bytes, or a
 // directory's listing.
@@ -314,17 +338,23 @@ func dirListingSum(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// A racyDep reports a dependency that may have changed while the step ran.
+// errRacyDep reports a dependency that changed while the step ran.
 var errRacyDep = errors.New("a dependency changed while the step ran")
 
+// errUncacheable reports a run that is right but not stored: a dependency
+// vanished, or was modified too recently for its bytes to be surely those
+// the step read.
+var errUncacheable = errors.New("not cached")
+
 // store records the outputs of a run that started at started, and what it
-// depended on: files (deps) and directory listings (dirs). A dependency
+// depended on: files (deps) and directory listings (dirs), and returns the
+// stored variant's encoded bytes (what a remote cache holds). A dependency
 // that vanished, or was modified too close to or after the start of the
 // run for its bytes now to be surely the bytes the step read, keeps the
 // run out of the cache; store then returns errRacyDep when the
-// modification came after the start (the job should run again), nil
-// otherwise.
-func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) error {
+// modification came after the start (the job should run again),
+// errUncacheable otherwise.
+func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) ([]byte, error) {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	record := func(p string, dir bool) (bool, error) {
 		fi, err := os.Stat(p)
@@ -350,34 +380,48 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	for _, p := range dirs {
 		if ok, err := record(p, true); !ok {
-			return err
+			return nil, cmp.Or(err, errUncacheable)
 		}
 	}
 	for _, p := range deps {
 		if ok, err := record(p, false); !ok {
-			return err
+			return nil, cmp.Or(err, errUncacheable)
 		}
 	}
 	var written int64
 	for i, o := range outs {
 		n, err := c.putBlob(o.blob, o.data)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		written += n
 		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, Blob: o.blob}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			written += n
 			co.Encodings = append(co.Encodings, cacheEncoding{Name: enc.name, Blob: enc.blob})
 		}
 		e.Outputs[i] = co
 	}
-	// Keep the other variants of the key (other dependencies), newest
-	// first; one with the same dependencies is replaced.
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.putEntry(key, e)
+	if err != nil {
+		return nil, err
+	}
+	c.addStored(written + n)
+	return data, nil
+}
+
+// putEntry adds e to the variants stored under key, newest first (one with
+// the same dependencies is replaced, the oldest beyond maxVariants
+// dropped), and returns the bytes written.
+func (c *Cache) putEntry(key string, e cacheEntry) (int64, error) {
 	cf := cacheFile{Variants: []cacheEntry{e}}
 	if old, _, ok := c.readEntryFile(c.entryFile(key)); ok {
 		for _, v := range old.Variants {
@@ -388,15 +432,20 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	}
 	data, err := json.Marshal(cf)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := writeFileAtomic(c.entryFile(key), data); err != nil {
-		return err
+		return 0, err
 	}
+	c.entryIndex().use(key, e)
+	return int64(len(data)), nil
+}
+
+// addStored counts bytes written into the cache in this run.
+func (c *Cache) addStored(n int64) {
 	c.storedMu.Lock()
-	c.stored += written + int64(len(data))
+	c.stored += n
 	c.storedMu.Unlock()
-	return nil
 }
 
 // sameDeps reports whether two dependency lists are equal.
@@ -484,20 +533,4 @@ func relativeTo(root, file string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-// ensure makes sure the bytes of ref can be had when the tree is written:
-// either previous (the output tree being replaced) lists them at name, or
-// they are read from the cache into *data and verified. It reports false
-// for a blob that is missing or damaged.
-func (c *Cache) ensure(data *[]byte, ref blobRef, previous *tree, name string) bool {
-	if ref.Size == 0 || previous != nil && previous.sum(name) == ref.SHA256 {
-		return true
-	}
-	b, err := c.readBlob(ref)
-	if err != nil {
-		return false
-	}
-	*data = b
-	return true
 }

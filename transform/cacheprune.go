@@ -58,8 +58,9 @@ const tempLeftoverAge = time.Hour
 // recently used entries (by modification time, which a use refreshes)
 // until the entries and the blobs they refer to fit, then every blob that
 // no remaining entry refers to, and temporary files left by crashes. A
-// maxSize of 0 empties the cache. File-hash indexes are kept: they are
-// small and only spare reading. Prune is safe to run beside a build: an
+// maxSize of 0 empties the cache. The projects' entry indexes go with any
+// entry removed (they would answer for it); file-hash indexes are kept:
+// they are small and only spare reading. Prune is safe to run beside a build: an
 // entry removed under a running build is at worst stored again.
 func (c *Cache) Prune(maxSize int64) (PruneStats, error) {
 	var st PruneStats
@@ -120,6 +121,15 @@ func (c *Cache) Prune(maxSize int64) (PruneStats, error) {
 		size += need
 		for _, b := range e.blobs {
 			keep[b.SHA256] = true
+		}
+	}
+	if st.Entries > 0 {
+		if err := walkFiles(filepath.Join(c.Dir, "index"), func(file string, fi fs.FileInfo) {
+			if strings.HasSuffix(file, ".entries") {
+				os.Remove(file)
+			}
+		}); err != nil {
+			return st, err
 		}
 	}
 	err = walkFiles(filepath.Join(c.Dir, "blobs"), func(file string, fi fs.FileInfo) {

@@ -32,6 +32,7 @@ func ParseChain(texts []string) (Chain, error) {
 		}
 		chain = append(chain, s)
 	}
+	fuseMinify(chain)
 	return chain, nil
 }
 

@@ -21,6 +21,11 @@ var ErrTooLarge = errors.New("transform: input too large")
 // rewriteRefs). The error text names the cycle, "a.css → b.css → a.css".
 var ErrRefCycle = errors.New("transform: reference cycle")
 
+// ErrCacheDamaged reports a cache entry whose stored bytes turned out
+// missing or damaged when the tree was written. The entry is removed by
+// then, so running the pipeline again makes those bytes anew.
+var ErrCacheDamaged = errors.New("transform: damaged cache entry")
+
 // A SourceError is a mistake at a known place in a source file. Its text
 // has the form compilers use, "path:line:col: error: message", so that
 // editors can jump to it.

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -22,7 +20,9 @@ import (
 // media type and final bytes, the finishing steps and the profile (see
 // finishKey), so that a file whose references changed is compressed again
 // without its chain running again, and one whose bytes are unchanged is
-// not compressed again at all.
+// not compressed again at all. Their entries are a job's in every other
+// way: they go through the project's entry index and the remote cache,
+// and their blobs are read only when the tree is written.
 
 // split returns the steps of c up to its last content step, and those
 // after it: the finishing ones, which ParseChain puts last.
@@ -60,11 +60,11 @@ func finishingOf(job *Job) Chain {
 }
 
 // finish runs each output's finishing steps on its final bytes, in
-// parallel, answering from the cache when it can. An output the rewrite
-// pass changed loses the variants it carried from an earlier tree (a
-// merge), which are made again from the new bytes by the step of their
-// name with its default options.
-func (p *Pipeline) finish(ctx context.Context, outs []*output, previous *tree) error {
+// parallel, answering from the cache (local, then remote) when it can. An
+// output the rewrite pass changed loses the variants it carried from an
+// earlier tree (a merge), which are made again from the new bytes by the
+// step of their name with its default options.
+func (p *Pipeline) finish(ctx context.Context, outs []*output) error {
 	profile := p.Profile
 	if profile == "" {
 		profile = Release
@@ -97,7 +97,7 @@ func (p *Pipeline) finish(ctx context.Context, outs []*output, previous *tree) e
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = p.finishOne(ctx, o, chain, profile, previous)
+			errs[i] = p.finishOne(ctx, o, chain, profile)
 		}()
 	}
 	wg.Wait()
@@ -107,8 +107,10 @@ func (p *Pipeline) finish(ctx context.Context, outs []*output, previous *tree) e
 	return errors.Join(errs...)
 }
 
-// finishOne runs chain on one output and keeps the variants it makes.
-func (p *Pipeline) finishOne(ctx context.Context, o *output, chain Chain, profile Profile, previous *tree) error {
+// finishOne runs chain on one output and keeps the variants it makes. A
+// cached result leaves its bytes in the cache until the tree is written,
+// like a job's (see Result.PrepareTree), under the key of its own entry.
+func (p *Pipeline) finishOne(ctx context.Context, o *output, chain Chain, profile Profile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -119,28 +121,27 @@ func (p *Pipeline) finishOne(ctx context.Context, o *output, chain Chain, profil
 			return err
 		}
 		key = finishKey(tool, o, chain, profile)
-		if e, ok := p.Cache.load(key, p.Root); ok && len(e.Outputs) == 1 && e.Outputs[0].Blob == o.blob {
-			if cached, ok := p.fromCache(e, previous); ok {
-				o.encodings = cached[0].encodings
-				o.Hashed = o.Hashed || cached[0].Hashed
-				return nil
-			}
-			p.Cache.discard(key)
+		if e, _, ok := p.lookup(ctx, key); ok && len(e.Outputs) == 1 && e.Outputs[0].Blob == o.blob {
+			cached := outputFromCache(e.Outputs[0], key)
+			o.encodings = cached.encodings
+			o.Hashed = o.Hashed || cached.Hashed
+			return nil
 		}
 	}
-	data, err := p.load(o, previous)
+	data, err := p.load(ctx, o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.Path, err)
 	}
 	a := &Asset{Path: o.Path, Source: o.Source, Data: data, Type: o.Type, Width: o.Width, Height: o.Height,
 		Hashed: o.Hashed, Fingerprinted: o.Fingerprinted}
-	for _, e := range o.encodings {
-		enc, err := fetch(e.data, e.blob, p.Cache)
+	for i := range o.encodings {
+		enc, err := p.loadEncoding(ctx, o, i)
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.Path, err)
 		}
-		a.SetEncoding(Encoding{Name: e.name, Data: enc})
+		a.SetEncoding(Encoding{Name: o.encodings[i].name, Data: enc})
 	}
+	started := time.Now()
 	out, err := chain.Run(NewContext(ctx, p.Root, profile), []*Asset{a})
 	if err != nil {
 		return err
@@ -151,10 +152,15 @@ func (p *Pipeline) finishOne(ctx context.Context, o *output, chain Chain, profil
 	done := newOutput(out[0], o.Source)
 	o.encodings = done.encodings
 	o.Hashed = o.Hashed || done.Hashed
-	if p.Cache != nil {
-		if err := p.Cache.store(key, p.Root, time.Now(), nil, nil, []*output{o}); err != nil {
-			return fmt.Errorf("%s: writing cache: %w", o.Path, err)
-		}
+	if p.Cache == nil {
+		return nil
+	}
+	// The entry holds the identity bytes too, so that a remote cache can
+	// answer for it alone; they keep the key they came with.
+	o.data = data
+	err = p.keep(key, started, nil, nil, []*output{o})
+	if err != nil && !errors.Is(err, errUncacheable) && !errors.Is(err, errRacyDep) {
+		return fmt.Errorf("%s: writing cache: %w", o.Path, err)
 	}
 	return nil
 }
@@ -174,24 +180,57 @@ func finishKey(tool string, o *output, chain Chain, profile Profile) string {
 }
 
 // load returns an output's identity bytes: those in memory, else the
-// cache's blob, else the copy in the output tree being replaced, checked
-// against the hash.
-func (p *Pipeline) load(o *output, previous *tree) ([]byte, error) {
-	if o.data != nil || o.blob.Size == 0 {
-		return o.data, nil
+// blob of the cache entry it came from, verified. It does not keep them:
+// the tree reads them again, or links the old tree's copy.
+func (p *Pipeline) load(ctx context.Context, o *output) ([]byte, error) {
+	return p.repair(ctx, o, func() ([]byte, error) { return fetchEntry(o.data, o.blob, p.Cache, o.key) })
+}
+
+// loadEncoding is load for the output's variant i.
+func (p *Pipeline) loadEncoding(ctx context.Context, o *output, i int) ([]byte, error) {
+	return p.repair(ctx, o, func() ([]byte, error) {
+		e := o.encodings[i]
+		return fetchEntry(e.data, e.blob, p.Cache, e.key)
+	})
+}
+
+// repair calls read, which reads bytes of o. When they turn out missing
+// or damaged in the cache (the entry is removed by then), it runs the job
+// that made o again, once for all of the job's outputs, takes o's bytes
+// from that run and reads again. The run must make the same bytes: other
+// bytes (a source changed meanwhile) fail with ErrCacheDamaged, which
+// makes the caller of Pipeline.Run run it once more.
+func (p *Pipeline) repair(ctx context.Context, o *output, read func() ([]byte, error)) ([]byte, error) {
+	data, err := read()
+	if !errors.Is(err, ErrCacheDamaged) || o.src == nil {
+		return data, err
 	}
-	if p.Cache != nil {
-		if data, err := p.Cache.readBlob(o.blob); err == nil {
-			o.data = data
-			return data, nil
+	r := o.src
+	r.again.Do(func() {
+		redo := &jobResult{job: r.job}
+		redo.outs, redo.from, redo.in, redo.err = p.runJob(ctx, r.job)
+		r.redo = redo
+	})
+	if r.redo.err != nil {
+		return nil, r.redo.err
+	}
+	var n *output
+	for _, x := range r.redo.outs {
+		if x.Path == o.Path {
+			n = x
 		}
 	}
-	if previous != nil && p.Out != "" && previous.sum(o.Path) == o.blob.SHA256 {
-		data, err := os.ReadFile(filepath.Join(p.Out, filepath.FromSlash(o.Path)))
-		if err == nil && SHA256Hex(data) == o.blob.SHA256 {
-			o.data = data
-			return data, nil
+	if n == nil || n.blob != o.blob || len(n.encodings) != len(o.encodings) {
+		return nil, fmt.Errorf("%w: %v; its job, run again, made other bytes", ErrCacheDamaged, err)
+	}
+	for i := range n.encodings {
+		if n.encodings[i].name != o.encodings[i].name || n.encodings[i].blob != o.encodings[i].blob {
+			return nil, fmt.Errorf("%w: %v; its job, run again, made other bytes", ErrCacheDamaged, err)
 		}
 	}
-	return nil, fmt.Errorf("bytes of %s are neither in memory, in the cache nor in the output tree", o.blob.SHA256)
+	o.data, o.key = n.data, n.key
+	for i := range n.encodings {
+		o.encodings[i].data, o.encodings[i].key = n.encodings[i].data, n.encodings[i].key
+	}
+	return read()
 }

@@ -18,6 +18,7 @@ func validManifest() *bfs.Manifest {
 	return &bfs.Manifest{Version: bfs.ManifestVersion, Files: []bfs.Entry{
 		{Path: "a.js", Size: 6, Type: "text/javascript; charset=utf-8", SHA256: encSumA, Hashed: "a.1921b918b1.js", Integrity: encSRI,
 			Encodings: []bfs.Encoding{{Name: "br", Path: "a.js.br", Size: 3, SHA256: encSumB}, {Name: "gzip", Path: "a.js.gz", Size: 4, SHA256: encSumB}}},
+		{Path: "assets/logo-5XJ3KQ2M.png", Size: 6, Type: "image/png", SHA256: encSumB, Fingerprinted: true, Integrity: encSRI},
 		{Path: "img/b.png", Source: "img/b.jpg", Size: 6, Type: "image/png", SHA256: encSumB, Integrity: encSRI, Width: 2, Height: 1},
 	}}
 }
@@ -36,7 +37,7 @@ func TestEncodeManifestRoundTrip(t *testing.T) {
 		t.Fatalf("EncodeManifest of a parsed manifest differs: %v\n%s\n%s", err, raw, again)
 	}
 	bad := validManifest()
-	bad.Files[0], bad.Files[1] = bad.Files[1], bad.Files[0]
+	bad.Files[1], bad.Files[2] = bad.Files[2], bad.Files[1]
 	if _, err := EncodeManifest(bad); err == nil {
 		t.Fatal("an unsorted manifest was encoded")
 	}
@@ -58,7 +59,7 @@ func encodingJSON(t testing.TB, m *bfs.Manifest) []byte {
 
 func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	odd := validManifest()
-	odd.Files[1].Source = "img/\"quoted\" \\ <b>&amp;</b>\t\n\r\b\f\x00\x1f\x7f é \u2028\u2029 \xff end"
+	odd.Files[2].Source = "img/\"quoted\" \\ <b>&amp;</b>\t\n\r\b\f\x00\x1f\x7f é \u2028\u2029 \xff end"
 	for name, m := range map[string]*bfs.Manifest{
 		"valid":   validManifest(),
 		"empty":   {Version: bfs.ManifestVersion, Files: []bfs.Entry{}},
@@ -74,12 +75,13 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 }
 
 func FuzzMarshalMatchesEncodingJSON(f *testing.F) {
-	f.Add("a.js", "src/a.ts", "br", int64(3), 7)
-	f.Add("\u2028\xff\"\\", "", "", int64(0), 0)
-	f.Fuzz(func(t *testing.T, path, source, enc string, size int64, width int) {
+	f.Add("a.js", "src/a.ts", "br", int64(3), 7, false)
+	f.Add("\u2028\xff\"\\", "", "", int64(0), 0, false)
+	f.Add("assets/logo-5XJ3KQ2M.png", "logo.png", "", int64(6), 2, true)
+	f.Fuzz(func(t *testing.T, path, source, enc string, size int64, width int, fingerprinted bool) {
 		m := &bfs.Manifest{Version: bfs.ManifestVersion, Files: []bfs.Entry{{
 			Path: path, Source: source, Size: size, Type: source, SHA256: path,
-			Hashed: enc, Integrity: source, Width: width, Height: -width,
+			Hashed: enc, Fingerprinted: fingerprinted, Integrity: source, Width: width, Height: -width,
 		}}}
 		if enc != "" {
 			m.Files[0].Encodings = []bfs.Encoding{{Name: enc, Path: path, Size: -size, SHA256: source}, {Name: source}}

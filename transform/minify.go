@@ -138,6 +138,9 @@ func (s *minifyStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 }
 
 func (s *minifyStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
+	if a.minified {
+		return []*Asset{a}, nil // done by the step before (fuse.go)
+	}
 	kind := minifyKind(a.MediaTypeOf())
 	var (
 		data []byte

@@ -19,16 +19,20 @@ type output struct {
 	keepRefs, rewritten bool
 	// finishing is the job's finishing steps, run by Pipeline.finish.
 	finishing Chain
+	// src is the job that made the output, in the run that holds it.
+	src *jobResult
 
 	blob      blobRef
 	data      []byte // nil until needed when the output came from the cache
 	encodings []encodedOutput
+	key       string // the cache entry that holds blob; "" for bytes just made
 }
 
 type encodedOutput struct {
 	name string
 	blob blobRef
 	data []byte
+	key  string // the cache entry that holds blob: the job's or the finishing steps'
 }
 
 // newBlobRef describes bytes for the cache and the manifest.
@@ -56,20 +60,47 @@ func newOutput(a *Asset, source string) *output {
 	return o
 }
 
-// outputFromCache rebuilds an output from a cache entry, bytes left in the
-// cache until bytes() asks for them.
-func outputFromCache(co cacheOutput) *output {
+// outputFromCache rebuilds an output from the cache entry stored under
+// key, bytes left in the cache until the tree is written.
+func outputFromCache(co cacheOutput, key string) *output {
 	o := &output{
 		Path: co.Path, Source: co.Source, Type: co.Type,
-		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob,
+		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob, key: key,
 	}
 	for _, e := range co.Encodings {
-		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob})
+		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob, key: key})
 	}
 	return o
 }
 
-// fetch returns in-memory bytes, or reads the blob from the cache.
+// outputsFromCache makes the outputs of the cache entry stored under key.
+func outputsFromCache(e *cacheEntry, key string) []*output {
+	outs := make([]*output, len(e.Outputs))
+	for i, co := range e.Outputs {
+		outs[i] = outputFromCache(co, key)
+	}
+	return outs
+}
+
+// release drops the output's bytes, which the cache holds under key. Bytes
+// that came from an earlier entry keep that entry's key: the one whose
+// removal makes them anew.
+func (o *output) release(key string) {
+	o.data = nil
+	if o.key == "" {
+		o.key = key
+	}
+	for i := range o.encodings {
+		e := &o.encodings[i]
+		e.data = nil
+		if e.key == "" {
+			e.key = key
+		}
+	}
+}
+
+// fetch returns in-memory bytes, or reads the blob from the cache,
+// verified (see Cache.readBlob).
 func fetch(data []byte, ref blobRef, cache *Cache) ([]byte, error) {
 	if data != nil || ref.Size == 0 {
 		return data, nil
@@ -78,6 +109,18 @@ func fetch(data []byte, ref blobRef, cache *Cache) ([]byte, error) {
 		return nil, fmt.Errorf("bytes of %s are neither in memory nor in a cache", ref.SHA256)
 	}
 	return cache.readBlob(ref)
+}
+
+// fetchEntry is fetch for bytes that the cache entry key holds (none when
+// key is ""): a missing or damaged blob removes the entry, so that the
+// next run makes its bytes anew, and the error wraps ErrCacheDamaged.
+func fetchEntry(data []byte, ref blobRef, cache *Cache, key string) ([]byte, error) {
+	data, err := fetch(data, ref, cache)
+	if err != nil && key != "" && cache != nil {
+		cache.discard(key)
+		return nil, fmt.Errorf("%w: %v", ErrCacheDamaged, err)
+	}
+	return data, err
 }
 
 // bytesOut is the size of the output and its variants.

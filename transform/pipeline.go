@@ -26,6 +26,11 @@ type Pipeline struct {
 	Profile Profile
 	// Cache, when set, skips chains whose inputs are unchanged.
 	Cache *Cache
+	// Remote, when set together with Cache, is looked up for the jobs that
+	// Cache cannot answer, and receives the results of the jobs that ran.
+	// Run does not wait for the uploads: the RemoteCache's owner closes it
+	// (RemoteCache.Close) before the process ends.
+	Remote *RemoteCache
 	// Workers bounds the number of chains run at once; 0 means GOMAXPROCS.
 	Workers int
 	// MaxInputSize bounds one input file in bytes; 0 means DefaultMaxInputSize.
@@ -33,10 +38,6 @@ type Pipeline struct {
 	// Progress, when set, is called after each job from one goroutine at a
 	// time.
 	Progress func(Progress)
-	// Out, when set, is the output tree the result will be written to. A
-	// job answered by the cache then reads (and verifies) only the blobs
-	// that this tree does not already hold with the same hash.
-	Out string
 	// Base is the public URL path under which the output tree's root is
 	// served ("/static/"), against which the rewrite pass resolves
 	// root-relative references (/static/img/a.png); "" means "/".
@@ -57,6 +58,7 @@ type Stats struct {
 	Files    int           // outputs in the manifest
 	Ran      int           // jobs whose chain ran
 	Cached   int           // jobs answered by the cache
+	Remote   int           // of Cached, jobs answered by the remote cache
 	BytesIn  int64         // input bytes
 	BytesOut int64         // output bytes, variants included
 	Elapsed  time.Duration // wall time of Run
@@ -85,19 +87,9 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if p.Cache != nil {
 		p.Cache.bind(p.Root)
 	}
-	var previous *tree
-	if p.Out != "" && p.Cache != nil {
-		previous, _ = readTree(p.Out) // unreadable: every blob is read
-	}
 	workers := p.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
-	}
-	type jobResult struct {
-		outs   []*output
-		cached bool
-		in     int64
-		err    error
 	}
 	results := make([]jobResult, len(jobs))
 	next := make(chan int)
@@ -110,7 +102,8 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			defer wg.Done()
 			for i := range next {
 				r := &results[i]
-				r.outs, r.cached, r.in, r.err = p.runJob(ctx, jobs[i], previous)
+				r.job = jobs[i]
+				r.outs, r.from, r.in, r.err = p.runJob(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -129,25 +122,56 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res, err := p.assemble(ctx, results)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if p.Cache != nil {
+		// Also after a failure: what the jobs stored serves the next run.
+		if ferr := p.Cache.Flush(); ferr != nil && err == nil {
+			return nil, fmt.Errorf("writing cache index: %w", ferr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// A jobResult is what came of one job of a run.
+type jobResult struct {
+	job  *Job
+	outs []*output
+	from origin
+	in   int64
+	err  error
+
+	// again runs the job a second time when a blob of its cache entry
+	// turns out damaged while the rewrite pass or a finishing step reads
+	// it (see Pipeline.repair); redo is what that run made.
+	again sync.Once
+	redo  *jobResult
+}
+
+// assemble gathers the outputs of the jobs, runs the rewrite pass and the
+// finishing steps over them, and makes the manifest.
+func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, error) {
 	var errs []error
 	res := &Result{cache: p.Cache}
-	for i, r := range results {
+	for i := range results {
+		r := &results[i]
 		if r.err != nil {
 			errs = append(errs, r.err)
 			continue
 		}
-		if r.cached {
-			res.Stats.Cached++
-		} else {
-			res.Stats.Ran++
-		}
-		res.Stats.BytesIn += r.in
 		for _, o := range r.outs {
 			if o.Source == "" {
-				o.Source = jobs[i].source()
+				o.Source = r.job.source()
 			}
-			o.keepRefs = jobs[i].KeepRefs
-			o.finishing = finishingOf(jobs[i])
+			o.keepRefs = r.job.KeepRefs
+			o.finishing = finishingOf(r.job)
+			o.src = r
 			res.outputs = append(res.outputs, o)
 		}
 	}
@@ -159,18 +183,29 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if err := checkUnique(res.outputs); err != nil {
 		return nil, err
 	}
-	warnings, err := rewriteRefs(res.outputs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(o, previous) })
+	warnings, err := rewriteRefs(res.outputs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(ctx, o) })
 	if err != nil {
 		return nil, err
 	}
 	res.Warnings = warnings
-	if err := p.finish(ctx, res.outputs, previous); err != nil {
+	if err := p.finish(ctx, res.outputs); err != nil {
 		return nil, err
 	}
-	if p.Cache != nil {
-		if err := p.Cache.Flush(); err != nil {
-			return nil, fmt.Errorf("writing cache index: %w", err)
+	for i := range results {
+		r := &results[i]
+		if r.redo != nil && r.redo.err == nil {
+			r = r.redo // the job ran again: count that run
 		}
+		switch r.from {
+		case fromRun:
+			res.Stats.Ran++
+		case fromRemote:
+			res.Stats.Remote++
+			fallthrough
+		case fromLocal:
+			res.Stats.Cached++
+		}
+		res.Stats.BytesIn += results[i].in
 	}
 	m, err := buildManifest(res.outputs)
 	if err != nil {
@@ -181,7 +216,6 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	for _, o := range res.outputs {
 		res.Stats.BytesOut += o.bytesOut()
 	}
-	res.Stats.Elapsed = time.Since(start)
 	return res, nil
 }
 
@@ -189,11 +223,20 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 // while it ran.
 const maxRuns = 3
 
-// runJob reads one input, answers from the cache when it can, and runs the
-// chain otherwise.
-func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs []*output, cached bool, in int64, err error) {
+// An origin says where a job's outputs came from.
+type origin int
+
+const (
+	fromRun    origin = iota // the chain ran
+	fromLocal                // the local cache
+	fromRemote               // the remote cache, through the local one
+)
+
+// runJob reads one input, answers from the cache (local, then remote) when
+// it can, and runs the chain otherwise.
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, in int64, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, 0, err
+		return nil, fromRun, 0, err
 	}
 	limit := p.MaxInputSize
 	if limit <= 0 {
@@ -207,34 +250,31 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs [
 	var key, tool, encSums string
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
-			return nil, false, 0, err
+			return nil, fromRun, 0, err
 		}
 		stamp, read, err := p.Cache.files().sum(job.File, limit)
 		if err != nil {
-			return nil, false, 0, inputError(job, err)
+			return nil, fromRun, 0, inputError(job, err)
 		}
 		data, in = read, stamp.Size
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
 				if err != nil {
-					return nil, false, 0, inputError(job, err)
+					return nil, fromRun, 0, inputError(job, err)
 				}
 				encSums += " " + e.Name + ":" + es.SHA256
 			}
 			encSums += fmt.Sprintf(" hashed:%v", job.Hashed)
 		}
 		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
-		if e, ok := p.Cache.load(key, p.Root); ok {
-			if outs, ok := p.fromCache(e, previous); ok {
-				return outs, true, in, nil
-			}
-			p.Cache.discard(key)
+		if e, from, ok := p.lookup(ctx, key); ok {
+			return outputsFromCache(e, key), from, in, nil
 		}
 	}
 	if data == nil {
 		if data, err = readInput(job, limit); err != nil {
-			return nil, false, 0, err
+			return nil, fromRun, 0, err
 		}
 		in = int64(len(data))
 		if p.Cache != nil {
@@ -247,19 +287,51 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job, previous *tree) (outs [
 		started := time.Now()
 		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
 		if err != nil || p.Cache == nil {
-			return outs, false, in, err
+			return outs, fromRun, in, err
 		}
-		err = p.Cache.store(key, p.Root, started, sctx.Deps(), sctx.DepDirs(), outs)
+		err = p.keep(key, started, sctx.Deps(), sctx.DepDirs(), outs)
 		switch {
 		case errors.Is(err, errRacyDep) && run < maxRuns:
 			continue
-		case errors.Is(err, errRacyDep):
-			return outs, false, in, nil // the bytes stand for this run, uncached
+		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
+			return outs, fromRun, in, nil // the bytes stand for this run, uncached
 		case err != nil:
-			return nil, false, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+			return nil, fromRun, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
 		}
-		return outs, false, in, nil
+		return outs, fromRun, in, nil
 	}
+}
+
+// lookup answers key from the local cache, then from the remote one.
+func (p *Pipeline) lookup(ctx context.Context, key string) (*cacheEntry, origin, bool) {
+	if e, ok := p.Cache.load(key, p.Root); ok {
+		return e, fromLocal, true
+	}
+	if p.Remote != nil {
+		if e, ok := p.Remote.fetch(ctx, p.Cache, key, p.Root); ok {
+			return e, fromRemote, true
+		}
+	}
+	return nil, fromRun, false
+}
+
+// keep stores the outputs of a run that started at started under key (see
+// Cache.store for deps, dirs and the errors), queues them for the remote
+// cache, and lets their bytes go, so that a large build does not hold
+// every output until the tree is written, which reads them back (an
+// upload keeps its own reference).
+func (p *Pipeline) keep(key string, started time.Time, deps, dirs []string, outs []*output) error {
+	entry, err := p.Cache.store(key, p.Root, started, deps, dirs, outs)
+	if err != nil {
+		return err
+	}
+	if p.Remote != nil {
+		p.Remote.upload(key, entry, outs)
+	}
+	for _, o := range outs {
+		o.release(key)
+	}
+	return nil
 }
 
 // runChain runs a job's chain on its input bytes.
@@ -296,29 +368,6 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile 
 		outs[i].Hashed = outs[i].Hashed || finishing.hashes()
 	}
 	return outs, sctx, nil
-}
-
-// fromCache makes the outputs of a cache entry. Bytes that the previous
-// output tree holds under the same hash stay where they are; the others are
-// read from the cache now and verified, so that a missing or damaged blob
-// makes the job run again instead of failing the build.
-func (p *Pipeline) fromCache(e *cacheEntry, previous *tree) ([]*output, bool) {
-	outs := make([]*output, len(e.Outputs))
-	for i, co := range e.Outputs {
-		o := outputFromCache(co)
-		if !p.Cache.ensure(&o.data, o.blob, previous, o.Path) {
-			return nil, false
-		}
-		for j := range o.encodings {
-			enc := &o.encodings[j]
-			suffix, _ := bfs.EncodingSuffix(enc.name)
-			if !p.Cache.ensure(&enc.data, enc.blob, previous, o.Path+suffix) {
-				return nil, false
-			}
-		}
-		outs[i] = o
-	}
-	return outs, true
 }
 
 // checkUnique reports two outputs (sorted by path) with one path.

@@ -220,7 +220,7 @@ func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([
 			return u, true
 		})
 		if !bytes.Equal(out, f.data) {
-			f.o.data, f.o.blob = out, newBlobRef(out, true)
+			f.o.data, f.o.blob, f.o.key = out, newBlobRef(out, true), ""
 			f.o.rewritten = true
 		}
 	}

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -32,8 +33,9 @@ func (r *Result) WriteTree(dir string) (changed bool, err error) {
 // replace, not yet in its place: a build commits it together with the Go
 // package made from it, or discards it when a later stage fails.
 type TreeUpdate struct {
-	dir string
-	tmp string // "" when dir already holds the tree
+	dir      string
+	tmp      string // "" when dir already holds the tree
+	manifest []byte
 }
 
 // PrepareTree writes the result's tree into a temporary directory beside
@@ -53,13 +55,13 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 		return nil, err
 	}
 	if old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
-		return &TreeUpdate{dir: dir}, dirswap.Clean(dir)
+		return &TreeUpdate{dir: dir, manifest: manifest}, dirswap.Clean(dir)
 	}
 	tmp, err := dirswap.Temp(dir)
 	if err != nil {
 		return nil, err
 	}
-	u := &TreeUpdate{dir: dir, tmp: tmp}
+	u := &TreeUpdate{dir: dir, tmp: tmp, manifest: manifest}
 	if err := r.fill(tmp, dir, old, manifest); err != nil {
 		u.Discard()
 		return nil, err
@@ -67,24 +69,43 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 	return u, nil
 }
 
-// fill writes the tree into the empty directory tmp.
+// fill writes the tree into the empty directory tmp. Damaged cache
+// entries do not stop it: it removes every one it meets, then fails with
+// ErrCacheDamaged, so that one more run makes all their bytes anew.
 func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
+	var damaged error
+	place := func(key, name string, ref blobRef, data []byte) error {
+		err := r.place(tmp, dir, old, key, name, ref, data)
+		if errors.Is(err, ErrCacheDamaged) {
+			// Go on: every damaged blob met is removed, so that the next
+			// run stores it again.
+			damaged = cmp.Or(damaged, err)
+			return nil
+		}
+		return err
+	}
 	for _, o := range r.outputs {
-		if err := r.place(tmp, dir, old, o.Path, o.blob, o.data); err != nil {
+		if err := place(o.key, o.Path, o.blob, o.data); err != nil {
 			return err
 		}
 		for _, e := range o.encodings {
 			suffix, _ := bfs.EncodingSuffix(e.name)
-			if err := r.place(tmp, dir, old, o.Path+suffix, e.blob, e.data); err != nil {
+			if err := place(e.key, o.Path+suffix, e.blob, e.data); err != nil {
 				return err
 			}
 		}
+	}
+	if damaged != nil {
+		return damaged
 	}
 	return os.WriteFile(filepath.Join(tmp, bfs.ManifestName), manifest, 0o644)
 }
 
 // Changed reports whether committing the update changes the directory.
 func (u *TreeUpdate) Changed() bool { return u.tmp != "" }
+
+// Manifest returns the bytes of the tree's manifest file.
+func (u *TreeUpdate) Manifest() []byte { return u.manifest }
 
 // Path returns where the new tree can be read before it is committed.
 func (u *TreeUpdate) Path() string {
@@ -114,8 +135,9 @@ func (u *TreeUpdate) Discard() {
 }
 
 // place writes one file of the new tree, linking the old tree's copy when
-// it has the same bytes.
-func (r *Result) place(tmp, dir string, old *tree, name string, ref blobRef, data []byte) error {
+// it has the same bytes. A blob of the cache entry key that is missing or
+// damaged removes the entry and fails with ErrCacheDamaged.
+func (r *Result) place(tmp, dir string, old *tree, key, name string, ref blobRef, data []byte) error {
 	dst := filepath.Join(tmp, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
@@ -125,7 +147,7 @@ func (r *Result) place(tmp, dir string, old *tree, name string, ref blobRef, dat
 			return nil
 		}
 	}
-	data, err := fetch(data, ref, r.cache)
+	data, err := fetchEntry(data, ref, r.cache, key)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -61,9 +61,22 @@ type JSXOptions struct {
 
 // transpileStep runs esbuild's transform on each asset it reads.
 type transpileStep struct {
-	exts      []string // lowercase extensions transpiled, with the dot
-	opts      api.TransformOptions
-	sourcemap string
+	exts         []string // lowercase extensions transpiled, with the dot
+	opts         api.TransformOptions
+	sourcemap    string
+	markMinified bool // fused with the next minify step (fuse.go)
+}
+
+// fuseMinify returns the step that minifies what it transpiles as well,
+// when m's target is the step's.
+func (s *transpileStep) fuseMinify(m *minifyStep) (Step, bool) {
+	if m.js.Target != s.opts.Target {
+		return nil, false
+	}
+	f := *s
+	f.opts.MinifyWhitespace, f.opts.MinifyIdentifiers, f.opts.MinifySyntax = true, true, true
+	f.markMinified = true
+	return &f, true
 }
 
 var _ Step = (*transpileStep)(nil)
@@ -143,12 +156,13 @@ func (s *transpileStep) one(ctx *Context, a *Asset) ([]*Asset, error) {
 	js := a.Clone()
 	js.Path, js.Source, js.Type, js.Encodings = outPath, sourceName(a), "", nil
 	js.Data = r.Code
+	js.minified = s.markMinified
 	if s.sourcemap != sourcemapExternal {
 		return []*Asset{js}, nil
 	}
 	mapName := path.Base(outPath) + ".map"
 	js.Data = append(r.Code[:len(r.Code):len(r.Code)], sourceMappingURL(mapName)...)
-	m := &Asset{Path: outPath + ".map", Source: js.Source, Data: r.Map}
+	m := &Asset{Path: outPath + ".map", Source: js.Source, Data: r.Map, minified: s.markMinified}
 	return []*Asset{js, m}, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/bakefs/bakefs/embedgen"
@@ -10,7 +11,7 @@ import (
 )
 
 const buildManual = `
-Usage: bakefs build [-f FILE] [--check] [--strict]
+Usage: bakefs build [-f FILE] [--check] [--strict] [--remote-cache URL [--remote-cache-read-only] [--remote-header 'Name: value']...]
 
 Build runs a project file (default ./bakefs.toml): it matches the source files
 to the rules' chains, runs them in parallel with the cache, writes the output
@@ -31,7 +32,7 @@ with strict = true or --strict.
 --check builds everything again without the cache into a temporary
 directory and compares it byte for byte with the current tree and package;
 it exits 1 naming the first file that differs. It writes nothing in place.
-
+` + remoteManual + `
 Example bakefs.toml:
 
   src      = "web"
@@ -55,6 +56,8 @@ Examples:
   bakefs build
   bakefs build -f examples/minimal/bakefs.toml
   bakefs build --check        # is the output what a clean build gives?
+  BAKEFS_REMOTE_HEADER="Authorization: Bearer $TOKEN" bakefs build --remote-cache https://cache.example.com
+  bakefs build --remote-cache http://127.0.0.1:9090 --remote-cache-read-only
 `
 
 // runBuild implements bakefs build.
@@ -64,6 +67,7 @@ func runBuild(env *environment, args []string) error {
 	file := fs.String("f", project.DefaultFile, "project `file`")
 	check := fs.Bool("check", false, "rebuild without the cache and compare with the current output; write nothing")
 	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error, not a warning")
+	remoteFlags := addRemoteFlags(fs)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -83,11 +87,18 @@ func runBuild(env *environment, args []string) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Out: p.Out, Base: p.Base, Strict: p.Strict || *strict}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict || *strict}
 	if p.Cache != "" {
 		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}
+	if pipe.Remote, err = remoteFlags.open(env, fs, p.RemoteCache); err != nil {
+		return err
+	}
+	if pipe.Remote != nil && pipe.Cache == nil {
+		return fmt.Errorf("%s: a remote cache needs the local cache, which the project turns off (cache = \"\")", p.File)
+	}
 	return interruptible(func(ctx context.Context, c *committer) error {
+		defer closeRemote(pipe.Remote) // a failed build's finished jobs are uploaded too
 		res, tree, err := runPipeline(ctx, env, pipe, jobs, p.Out)
 		if err != nil {
 			return err
@@ -95,7 +106,7 @@ func runBuild(env *environment, args []string) error {
 		defer tree.Discard()
 		var pkg *embedgen.Update
 		if p.Package != nil {
-			if pkg, err = embedgen.Prepare(packageOptions(p, tree.Path())); err != nil {
+			if pkg, err = embedgen.PrepareManifest(packageOptions(p, tree.Path()), res.Manifest, tree.Manifest()); err != nil {
 				return err
 			}
 			defer pkg.Discard()
@@ -113,7 +124,8 @@ func runBuild(env *environment, args []string) error {
 		if err != nil {
 			return err
 		}
-		printSummary(env, res, changed, p.Out, time.Since(start))
+		closeRemote(pipe.Remote)
+		printSummary(env, res, pipe.Remote != nil, changed, p.Out, time.Since(start))
 		return nil
 	})
 }

@@ -18,7 +18,7 @@ import (
 )
 
 const devManual = `
-Usage: bakefs dev [-f FILE] [-addr ADDR] [-prefix PATH] [-index NAME] [-spa FILE]
+Usage: bakefs dev [-f FILE] [-addr ADDR] [-prefix PATH] [-index NAME] [-spa FILE] [--remote-cache URL]
 
 Dev serves a project's assets while you edit them: it builds the project
 file (default ./bakefs.toml) into a temporary tree with the dev profile and
@@ -30,6 +30,11 @@ build keeps serving. HTML responses get a small live-reload script;
 ` + dev.ReservedPrefix + ` is reserved for it. Nothing is written to the
 project's output tree or Go package.
 
+The remote cache (below) is read when dev starts, from the flags and the
+project file, and serves every rebuild; its uploads are waited for when
+dev stops. Dev builds use the dev profile, so they share entries with
+other dev builds, not with bakefs build.
+` + remoteManual + `
 An application that renders its own pages from the assets (templates)
 uses package dev directly, behind a build tag; see examples/webapp.
 
@@ -55,6 +60,7 @@ func serveDev(ctx context.Context, env *environment, args []string) error {
 	prefix := fs.String("prefix", "/", "URL `path` the files are served under")
 	index := fs.String("index", "index.html", "file `name` served for a directory URL; \"\" for none")
 	spa := fs.String("spa", "", "serve this `file` for unknown paths without an extension (single-page apps)")
+	remoteFlags := addRemoteFlags(fs)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -72,7 +78,16 @@ func serveDev(ctx context.Context, env *environment, args []string) error {
 		opts = append(opts, bfs.WithSPAFallback(*spa))
 	}
 
-	srv, err := dev.New(*file, dev.Options{Log: env.stderr})
+	projectRemote := ""
+	if p, err := project.Load(*file); err == nil {
+		projectRemote = p.RemoteCache
+	} // else the server reports the project's error as a build error
+	remote, err := remoteFlags.open(env, fs, projectRemote)
+	if err != nil {
+		return err
+	}
+	defer closeRemote(remote)
+	srv, err := dev.New(*file, dev.Options{Log: env.stderr, Remote: remote})
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 const transformManual = `
-Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--base URL] [--strict] [--no-rewrite] [inputs]
+Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--base URL] [--strict] [--no-rewrite] [--remote-cache URL] [inputs]
 
 Transform runs one chain of steps over every input and writes an output tree:
 the exact bytes, their .br/.gz/.zst variants, and bakefs-manifest.json. It is
@@ -37,6 +37,7 @@ reference as it is: a transform whose tree is merged into a larger one later
 should leave the rewrite to the merge, which sees every file.
 
 Files that a bundle imports need only be on disk; they are not inputs.
+` + remoteManual + `--no-cache turns the remote cache off too.
 
 Examples:
   bakefs transform --root web --out build/js --step bundle:format=esm --step minify --compress br,gzip --hash web/js/app.ts
@@ -54,12 +55,13 @@ func runTransform(env *environment, args []string) error {
 	hash := fs.Bool("hash", false, "fingerprint every output (hashed names, for immutable caching)")
 	profile := fs.String("profile", "release", "release or dev (faster compression)")
 	cache := fs.String("cache", ".bakefs-cache", "cache `dir`")
-	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache (for Bazel actions)")
+	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache, local or remote (for Bazel actions)")
 	base := fs.String("base", "/", "public URL `path` of the tree's root, for root-relative references")
 	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error")
 	noRewrite := fs.Bool("no-rewrite", false, "leave references between files as they are")
 	var asIs listFlag
 	fs.Var(&asIs, "tree-as-is", "as --tree, references in its files left as they are (repeatable)")
+	remoteFlags := addRemoteFlags(fs)
 	fs.Var(&steps, "step", "a `step` of the chain, in order (repeatable; see bakefs steps)")
 	fs.Var(&files, "file", "an input as `LOGICAL=PATH` (repeatable)")
 	fs.Var(&trees, "tree", "every file of an earlier output tree `dir` (repeatable)")
@@ -98,12 +100,16 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &transform.Pipeline{Root: *root, Profile: prof, Out: *out, Base: *base, Strict: *strict}
+	p := &transform.Pipeline{Root: *root, Profile: prof, Base: *base, Strict: *strict}
 	if !*noCache {
 		p.Cache = &transform.Cache{Dir: *cache}
+		if p.Remote, err = remoteFlags.open(env, fs, ""); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	return interruptible(func(ctx context.Context, c *committer) error {
+		defer closeRemote(p.Remote) // a failed build's finished jobs are uploaded too
 		res, tree, err := runPipeline(ctx, env, p, jobs, *out)
 		if err != nil {
 			return err
@@ -113,7 +119,8 @@ func runTransform(env *environment, args []string) error {
 		if err := c.commit(tree.Commit); err != nil {
 			return err
 		}
-		printSummary(env, res, changed, *out, time.Since(start))
+		closeRemote(p.Remote)
+		printSummary(env, res, p.Remote != nil, changed, *out, time.Since(start))
 		return nil
 	})
 }

@@ -1,0 +1,169 @@
+// Package nginxtest starts nginx on loopback as a Bazel HTTP remote cache
+// (its WebDAV module: GET and PUT of /ac/<hash> and /cas/<hash>), with a
+// temporary root, for tests that need a real server.
+//
+//	srv := nginxtest.Start(t) // skipped, or failed under CI, without nginx
+//	... --remote-cache srv.URL ...
+//	srv.Kill()                // the server dies mid-run
+//
+// nginx is looked for in $NGINX, then on PATH and in /usr/sbin;
+// tools/nginx-setup.sh installs Debian's nginx-light.
+package nginxtest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A Server is a running nginx.
+type Server struct {
+	URL  string // http://127.0.0.1:PORT, no final slash
+	Root string // the directory served: Root/ac/<hash>, Root/cas/<hash>
+
+	dir  string
+	cmd  *exec.Cmd
+	once sync.Once
+	done chan struct{}
+}
+
+// Binary returns the nginx executable, or "" when there is none.
+func Binary() string {
+	if p := os.Getenv("NGINX"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("nginx"); err == nil {
+		return p
+	}
+	if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
+		return "/usr/sbin/nginx"
+	}
+	return ""
+}
+
+// Start runs nginx as a WebDAV cache on a free loopback port and stops it
+// when the test ends. Without nginx the test is skipped, or fails when the
+// CI variable is set (CI must run it).
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin := Binary()
+	if bin == "" {
+		msg := "nginx not found (set $NGINX or run tools/nginx-setup.sh, which installs Debian's nginx-light)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir := t.TempDir()
+	s := &Server{Root: filepath.Join(dir, "cache"), dir: dir, done: make(chan struct{})}
+	if err := os.MkdirAll(s.Root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var lastErr string
+	for attempt := 0; attempt < 5; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.start(bin, port); err != nil {
+			lastErr = err.Error()
+			continue // the port was taken between the probe and nginx
+		}
+		t.Cleanup(s.Kill)
+		return s
+	}
+	t.Fatalf("nginx did not start: %s", lastErr)
+	return nil
+}
+
+// config is the whole configuration: one process (so that Kill stops
+// everything), logs and temporary files in the test's directory.
+const config = `daemon off;
+master_process off;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events {}
+http {
+	access_log off;
+	client_body_temp_path %[1]s/body;
+	proxy_temp_path %[1]s/proxy;
+	fastcgi_temp_path %[1]s/fastcgi;
+	uwsgi_temp_path %[1]s/uwsgi;
+	scgi_temp_path %[1]s/scgi;
+	client_max_body_size 0;
+	server {
+		listen 127.0.0.1:%[2]d;
+		root %[3]s;
+		dav_methods PUT;
+		create_full_put_path on;
+	}
+}
+`
+
+func (s *Server) start(bin string, port int) error {
+	conf := filepath.Join(s.dir, "nginx.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf(config, s.dir, port, s.Root)), 0o644); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(s.dir, "error.log"))
+	cmd := exec.Command(bin, "-c", conf, "-p", s.dir, "-e", filepath.Join(s.dir, "error.log"))
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for i := 0; i < 200; i++ { // up to 10s
+		select {
+		case <-exited:
+			log, _ := os.ReadFile(filepath.Join(s.dir, "error.log"))
+			return fmt.Errorf("nginx exited: %s", strings.TrimSpace(string(log)))
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			s.cmd, s.done, s.URL = cmd, exited, "http://"+addr
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	<-exited
+	return fmt.Errorf("nginx did not listen on %s within 10s", addr)
+}
+
+// Kill stops the server at once (SIGKILL) and waits for it to exit.
+func (s *Server) Kill() {
+	s.once.Do(func() {
+		s.cmd.Process.Kill()
+		<-s.done
+	})
+}
+
+// Files returns the hashes stored under kind ("ac" or "cas").
+func (s *Server) Files(kind string) []string {
+	entries, _ := os.ReadDir(filepath.Join(s.Root, kind))
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
