@@ -18,6 +18,9 @@ import (
 // Steps that exist only in tests: they count their runs and fail on demand.
 var testStepRuns atomic.Int64
 
+// testMarkRuns counts the runs of the test-mark step.
+var testMarkRuns atomic.Int64
+
 type upperOptions struct {
 	Suffix string `opt:"suffix" doc:"appended to the name"`
 }
@@ -38,6 +41,7 @@ func init() {
 	})
 	Register("test-mark", "1", "marks assets for hashing (tests only)", Finishing, func(struct{}) (Step, error) {
 		return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
+			testMarkRuns.Add(1)
 			b := a.Clone()
 			b.Hashed = true
 			b.SetEncoding(Encoding{Name: "gzip", Data: []byte("z" + string(a.Data[:min(3, len(a.Data))]))})

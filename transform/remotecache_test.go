@@ -146,10 +146,14 @@ func TestRemoteCacheSharedBetweenRoots(t *testing.T) {
 	root2 := writeSources(t, sampleSources)
 	cache2 := &Cache{Dir: t.TempDir()}
 	down := NewRemoteCache(store, RemoteOptions{Name: "mem"})
+	marks := testMarkRuns.Load()
 	second, out2 := remoteRun(t, root2, cache2, down, Pipeline{}, "test-upper", "test-mark")
 	down.Close(time.Minute)
 	if second.Stats.Ran != 0 || second.Stats.Cached != 4 || second.Stats.Remote != 4 {
 		t.Fatalf("second run: %+v; want 4 from the remote cache", second.Stats)
+	}
+	if n := testMarkRuns.Load() - marks; n != 0 {
+		t.Fatalf("second run: the finishing step ran %d times, want its results from the remote cache", n)
 	}
 	if got, want := readTreeFiles(t, out2), readTreeFiles(t, out1); !equalMaps(got, want) {
 		t.Fatalf("trees differ:\n%v\n%v", got, want)

@@ -392,3 +392,75 @@ func TestRewriteCacheReruns(t *testing.T) {
 		t.Fatalf("sheet does not name %s: %s", img.Hashed, sheet)
 	}
 }
+
+// TestRewriteCacheDamage: with every blob of the cache damaged or gone, a
+// run whose rewrite pass reads a style sheet from the cache runs the
+// sheet's job again instead of failing; writing the tree meets the
+// damaged variants of the finishing steps' entries and fails with
+// ErrCacheDamaged, and one more run (what bakefs build does) gives the
+// tree of a clean build and stores what was lost.
+func TestRewriteCacheDamage(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(file string)
+	}{
+		{"blob flipped", func(file string) {
+			data, _ := os.ReadFile(file)
+			data[len(data)-1] ^= 1
+			os.WriteFile(file, data, 0o644)
+		}},
+		{"blob removed", func(file string) { os.Remove(file) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeSources(t, map[string]string{
+				"img/a.png":    "one image, long enough to compress well, one image, one image",
+				"css/site.css": ".a{background:url(../img/a.png)}.b{background:url(../img/a.png)}",
+			})
+			jobs := func() []*Job { return jobsFor(t, root, "gzip", "hash") }
+			clean, err := (&Pipeline{Root: root}).Run(context.Background(), jobs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cleanDir := filepath.Join(t.TempDir(), "clean")
+			if _, err := clean.WriteTree(cleanDir); err != nil {
+				t.Fatal(err)
+			}
+			cache := &Cache{Dir: t.TempDir()}
+			run := func() *Result {
+				t.Helper()
+				res, err := (&Pipeline{Root: root, Cache: cache}).Run(context.Background(), jobs())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			if _, err := run().WriteTree(filepath.Join(t.TempDir(), "first")); err != nil {
+				t.Fatal(err)
+			}
+			eachFile(t, filepath.Join(cache.Dir, "blobs"), tc.damage)
+
+			res := run() // reads the sheet: its job runs again
+			if res.Stats.Ran != 1 || res.Stats.Cached != 1 {
+				t.Errorf("with the damage: %+v; want the sheet's job run again, the image's cached", res.Stats)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			if _, err := res.WriteTree(out); !errors.Is(err, ErrCacheDamaged) {
+				t.Fatalf("writing the tree: %v, want ErrCacheDamaged", err)
+			}
+			if _, err := run().WriteTree(out); err != nil { // with the same Cache, as bakefs build
+				t.Fatalf("one more run: %v", err)
+			}
+			if got, want := readTreeFiles(t, out), readTreeFiles(t, cleanDir); !equalMaps(got, want) {
+				t.Fatalf("tree after the damage differs from a clean one:\n%v\n%v", got, want)
+			}
+			again := filepath.Join(t.TempDir(), "again")
+			cache = &Cache{Dir: cache.Dir} // a new process
+			if _, err := run().WriteTree(again); err != nil {
+				t.Fatalf("the run after the repair: %v", err)
+			}
+			if got, want := readTreeFiles(t, again), readTreeFiles(t, cleanDir); !equalMaps(got, want) {
+				t.Fatal("the repaired cache gives another tree")
+			}
+		})
+	}
+}
