@@ -20,7 +20,8 @@ import (
 // (see cacheKey): the code that makes the bytes (bakefs, the Go toolchain
 // and the byte-making libraries, toolid.Identity), the chain's steps,
 // versions and canonical options, the profile, the input's logical path and
-// the SHA-256 of its bytes. Entries also record what a step read beside its
+// the SHA-256 of its bytes. The finishing steps, which run after the
+// rewrite pass, have entries of their own (see finishKey). Entries also record what a step read beside its
 // input (a bundle's imports and configuration files) and the listings of
 // the directories where it looked for files, and are ignored when one of
 // them has changed, so that a file appearing where it would win a lookup
