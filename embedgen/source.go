@@ -131,9 +131,9 @@ func source(in sourceInput) ([]byte, error) {
 	if in.form == ManifestTable {
 		p("m, err := parseTable(table, %d)\n", in.m.Version)
 		p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
-		p("f, err := bakefs.New(sub, m)\n")
+		p("f, err := bakefs.NewVerified(sub, m)\n")
 	} else {
-		p("f, err := bakefs.New(sub, &manifest)\n")
+		p("f, err := bakefs.NewVerified(sub, &manifest)\n")
 	}
 	p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
 	p("return f\n}\n\n")
