@@ -25,7 +25,10 @@ type buildResult struct {
 // runs its rules with the dev profile and writes the output tree into a
 // new directory of s.tmp. On error the result, when not nil, still names
 // the source root for messages.
-func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error) {
+//
+// prevDir, when not empty, is the previous build's tree, whose unchanged
+// files the new tree links instead of copying.
+func (s *Server) buildOnce(ctx context.Context, gen uint64, prevDir string) (*buildResult, error) {
 	p, err := project.Load(s.file)
 	if err != nil {
 		return nil, err
@@ -55,10 +58,12 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 	}
 	res.dir = filepath.Join(s.tmp, fmt.Sprintf("build-%d", gen))
 	os.RemoveAll(res.dir) // left by an earlier attempt that failed late
-	if _, err := out.WriteTree(res.dir); err != nil {
+	// The files that did not change are links to the previous build's.
+	if err := out.WriteTreeFrom(res.dir, prevDir); err != nil {
 		return res, err
 	}
-	if res.fs, err = fs.New(os.DirFS(res.dir), out.Manifest); err != nil {
+	// The tree was just written from verified bytes: no Stat per file.
+	if res.fs, err = fs.NewVerified(os.DirFS(res.dir), out.Manifest); err != nil {
 		os.RemoveAll(res.dir)
 		return res, err
 	}
