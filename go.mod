@@ -18,4 +18,10 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require (
+	github.com/ebitengine/purego v0.8.3 // indirect
+	github.com/gen2brain/avif v0.4.4 // indirect
+	github.com/gen2brain/webp v0.5.5 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/tetratelabs/wazero v1.9.0 // indirect
+)

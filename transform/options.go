@@ -13,7 +13,8 @@ import (
 //	Width int    `opt:"width" doc:"target width in pixels; 0 keeps the aspect ratio"`
 //	Fit   string `opt:"fit" values:"contain|cover|fill" doc:"how the image fits the box"`
 //
-// The zero value of every field is the default. Supported field types are
+// The zero value of every field is the default. An option group that
+// several steps share is a struct embedded without a tag. Supported field types are
 // string, bool, int, float64, []string, []int and map[string]string (items
 // written "key:value"). A values tag limits a string or []string field to
 // the listed words.
@@ -26,12 +27,22 @@ type OptionDoc struct {
 	Doc    string   // one line, states the default
 }
 
-// optionFields returns the tagged fields of an options struct type.
+// optionFields returns the tagged fields of an options struct type. The
+// fields of an embedded struct without an opt tag (an option group shared
+// by several steps) count as the embedding struct's own, in place; their
+// Index is the path from the outer struct.
 func optionFields(t reflect.Type) []reflect.StructField {
 	var fields []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
-		if f := t.Field(i); f.Tag.Get("opt") != "" {
+		f := t.Field(i)
+		switch {
+		case f.Tag.Get("opt") != "":
 			fields = append(fields, f)
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			for _, g := range optionFields(f.Type) {
+				g.Index = append([]int{i}, g.Index...)
+				fields = append(fields, g)
+			}
 		}
 	}
 	return fields

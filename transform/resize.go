@@ -16,11 +16,11 @@ type resizeOptions struct {
 	Anchor  string `opt:"anchor" values:"center|top|bottom|left|right|topleft|topright|bottomleft|bottomright" doc:"what fit=cover keeps when it crops; default center"`
 	Filter  string `opt:"filter" values:"lanczos|catmullrom|linear|box|nearest" doc:"resampling filter; default lanczos"`
 	Upscale bool   `opt:"upscale" doc:"enlarge images smaller than the box; default false, never enlarge"`
-	Quality string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
+	encodeOptions
 }
 
 func init() {
-	Register("resize", "1", "scale images to a width, a height or a box", Content, newResize)
+	Register("resize", "2", "scale images to a width, a height or a box", Content, newResize)
 }
 
 // resizeStep scales each image asset; see resizeStep.box for the sizes.
@@ -54,12 +54,10 @@ func newResize(o resizeOptions) (Step, error) {
 	if o.Anchor != "" && o.Fit != "cover" {
 		return nil, fmt.Errorf("%w: anchor applies only with fit=cover", ErrBadOption)
 	}
-	q, err := parseQuality(o.Quality)
+	s, err := o.settings()
 	if err != nil {
 		return nil, err
 	}
-	s := defaultImageSettings
-	s.quality = q
 	return &resizeStep{
 		width: o.Width, height: o.Height, fit: o.Fit,
 		anchor: anchors[o.Anchor], filter: filters[o.Filter],

@@ -1,0 +1,62 @@
+package transform
+
+import (
+	"math"
+	"testing"
+)
+
+func TestAVIF(t *testing.T) {
+	runCodecTests(t, []codecTest{
+		{"jpeg to avif", "photo.jpg", []string{"resize:width=96", "format:to=avif"}, "img/photo.avif", 28, "image/avif-photo.png"},                  // 30.6 dB
+		{"alpha kept", "alpha.png", []string{"resize:width=64", "format:to=avif,quality=80,speed=9"}, "img/alpha.avif", 40, "image/avif-alpha.png"}, // 44.1 dB
+		{"resize keeps avif", "small.avif", []string{"resize:width=32,avif-quality=80"}, "img/small.avif", 25, "image/avif-resize.png"},             // 27.6 dB
+		{"avif to png", "small.avif", []string{"format:to=png"}, "img/small.png", math.Inf(1), "image/avif-small-png.png"},
+	})
+}
+
+func TestAVIFQuality(t *testing.T) {
+	small := runChain(t, loadImage(t, "photo.jpg"), "resize:width=64")
+	sizes := map[string]int{}
+	for _, q := range []string{"30", "90"} {
+		sizes[q] = len(runChain(t, small, "format:to=avif,quality="+q).Data)
+	}
+	if sizes["30"] >= sizes["90"] {
+		t.Errorf("quality 30 gave %d bytes, quality 90 gave %d", sizes["30"], sizes["90"])
+	}
+}
+
+func TestAVIFHeaders(t *testing.T) {
+	ftyp := func(major string, compatible ...string) []byte {
+		n := 16 + 4*len(compatible)
+		b := []byte{0, 0, 0, byte(n)}
+		b = append(b, "ftyp"+major+"\x00\x00\x00\x00"...)
+		for _, c := range compatible {
+			b = append(b, c...)
+		}
+		return b
+	}
+	tests := []struct {
+		name           string
+		data           []byte
+		avif, sequence bool
+	}{
+		{"file", loadImage(t, "small.avif").Data, true, false},
+		{"major brand", ftyp("avif", "mif1"), true, false},
+		{"compatible brand", ftyp("mif1", "miaf", "avif"), true, false},
+		{"sequence", ftyp("avis", "msf1"), true, true},
+		{"heic", ftyp("heic", "mif1"), false, false},
+		{"box past the end", append([]byte{0, 0, 1, 0}, ftyp("avif")[4:]...), false, false},
+		{"png", loadImage(t, "alpha.png").Data, false, false},
+		{"short", []byte("\x00\x00\x00\x10ftyp"), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := isAVIF(tt.data); got != tt.avif {
+				t.Errorf("isAVIF = %v", got)
+			}
+			if got := avifSequence(tt.data); got != tt.sequence {
+				t.Errorf("avifSequence = %v", got)
+			}
+		})
+	}
+}
