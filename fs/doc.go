@@ -6,8 +6,7 @@
 // ("js/app.3f2a1b9c0d.js") to their logical file, serves HTTP with the
 // precompressed variants (see FS.Handler), and gives html/template helpers
 // for hashed URLs, Subresource Integrity, srcset and <picture> with width
-// and height (see FS.FuncMap). It
-// imports the standard library only.
+// and height (see FS.FuncMap). It imports the standard library only.
 //
 // Usage, with a tree embedded by the generated package:
 //
