@@ -138,6 +138,7 @@ func TestSrcsetErrors(t *testing.T) {
 // format, by width then in the order given, each in the format its name
 // says, the source's own format at its own width passing through.
 func TestSrcsetFormats(t *testing.T) {
+	skipAVIFUnderRace(t)
 	in := loadImage(t, "small.webp")
 	in.Source = "src/small.webp"
 	out, err := runStep(t, "srcset:widths=32+64,formats=avif+webp+jpeg,quality=70", in)
