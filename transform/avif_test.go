@@ -1,8 +1,11 @@
 package transform
 
 import (
+	"context"
+	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/bakefs/bakefs/internal/golden"
 )
@@ -76,5 +79,29 @@ func TestAVIFHeaders(t *testing.T) {
 				t.Errorf("avifSequence = %v", got)
 			}
 		})
+	}
+}
+
+// TestEncodeInterrupted checks that a cancelled build does not wait for an
+// AVIF encode to end (the design allows a second).
+func TestEncodeInterrupted(t *testing.T) {
+	skipAVIFUnderRace(t)
+	s, err := NewStep("format:to=avif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancelled := make(chan time.Time, 1)
+	time.AfterFunc(20*time.Millisecond, func() {
+		cancelled <- time.Now()
+		cancel()
+	})
+	_, err = s.Step.Run(NewContext(ctx, "", Release), []*Asset{loadImage(t, "photo.jpg")})
+	returned := time.Now()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if d := returned.Sub(<-cancelled); d > time.Second {
+		t.Errorf("returned %v after the cancellation", d)
 	}
 }

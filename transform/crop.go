@@ -84,7 +84,7 @@ func newCrop(o cropOptions) (Step, error) {
 
 // Run crops every asset; each must be an image.
 func (s *cropStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
-	return EachAsset(func(_ *Context, a *Asset) ([]*Asset, error) {
+	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
 			return nil, err
@@ -98,7 +98,7 @@ func (s *cropStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 			return []*Asset{passImage(a, src)}, nil
 		}
 		dst := imaging.Crop(src.img, rect.Add(b.Min))
-		out, err := imageResult(a, dst, src, s.settings)
+		out, err := imageResult(ctx, a, dst, src, s.settings)
 		if err != nil {
 			return nil, err
 		}

@@ -67,12 +67,12 @@ func newFormat(o formatOptions) (Step, error) {
 
 // Run re-encodes every asset; each must be an image.
 func (s *formatStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
-	return EachAsset(func(_ *Context, a *Asset) ([]*Asset, error) {
+	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
 			return nil, err
 		}
-		data, err := encodeImage(src.img, s.to, src, s.settings)
+		data, err := encodeImage(ctx, src.img, s.to, src, s.settings)
 		if err != nil {
 			return nil, &iofs.PathError{Op: "encode", Path: a.Path, Err: err}
 		}

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
 	"strings"
@@ -95,7 +96,7 @@ func TestFormatErrors(t *testing.T) {
 	if !errors.Is(err, ErrBadImage) || !strings.Contains(err.Error(), "img/corrupt.png") {
 		t.Errorf("got %v, want ErrBadImage naming img/corrupt.png", err)
 	}
-	if _, err := encodeImage(nil, "tiff", nil, defaultImageSettings); !errors.Is(err, ErrBadOption) {
+	if _, err := encodeImage(context.Background(), nil, "tiff", nil, defaultImageSettings); !errors.Is(err, ErrBadOption) {
 		t.Errorf("encoding tiff: got %v, want ErrBadOption", err)
 	}
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -339,8 +340,9 @@ func replaceExt(p, ext string) string {
 
 // encodeImage writes img in format ("jpeg", "png", "gif", "webp" or
 // "avif") with fixed settings. src is the decoded original, whose palette
-// a GIF reuses.
-func encodeImage(img image.Image, format string, src *decodedImage, s imageSettings) ([]byte, error) {
+// a GIF reuses. A WebP or AVIF encode returns ctx's error as soon as ctx
+// is done (see wasmEncode).
+func encodeImage(ctx context.Context, img image.Image, format string, src *decodedImage, s imageSettings) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
 	switch format {
@@ -352,13 +354,14 @@ func encodeImage(img image.Image, format string, src *decodedImage, s imageSetti
 	case "gif":
 		err = gif.Encode(&buf, quantize(img, src), &gif.Options{NumColors: 256})
 	case "webp":
-		data, err := encodeWebP(img, s.webpQuality, s.webpLossless || src != nil && src.lossless)
+		lossless := s.webpLossless || src != nil && src.lossless
+		data, err := wasmEncode(ctx, func() ([]byte, error) { return encodeWebP(img, s.webpQuality, lossless) })
 		if err != nil {
 			return nil, fmt.Errorf("encode webp: %w", err)
 		}
 		return data, nil
 	case "avif":
-		data, err := encodeAVIF(img, s.avifQuality, s.avifSpeed)
+		data, err := wasmEncode(ctx, func() ([]byte, error) { return encodeAVIF(img, s.avifQuality, s.avifSpeed) })
 		if err != nil {
 			return nil, fmt.Errorf("encode avif: %w", err)
 		}
@@ -475,9 +478,9 @@ func hasAlpha(img image.Image) bool {
 
 // imageResult returns a copy of a holding img encoded in a's output format
 // (see outputFormat), with its size set and no stale encodings.
-func imageResult(a *Asset, img image.Image, src *decodedImage, s imageSettings) (*Asset, error) {
+func imageResult(ctx context.Context, a *Asset, img image.Image, src *decodedImage, s imageSettings) (*Asset, error) {
 	format, name := outputFormat(a)
-	data, err := encodeImage(img, format, src, s)
+	data, err := encodeImage(ctx, img, format, src, s)
 	if err != nil {
 		return nil, &iofs.PathError{Op: "encode", Path: a.Path, Err: err}
 	}

@@ -67,7 +67,7 @@ func newResize(o resizeOptions) (Step, error) {
 
 // Run resizes every asset; each must be an image.
 func (s *resizeStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
-	return EachAsset(func(_ *Context, a *Asset) ([]*Asset, error) {
+	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
 			return nil, err
@@ -86,7 +86,7 @@ func (s *resizeStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 		} else {
 			dst = imaging.Resize(src.img, w, h, s.filter)
 		}
-		out, err := imageResult(a, dst, src, s.settings)
+		out, err := imageResult(ctx, a, dst, src, s.settings)
 		if err != nil {
 			return nil, err
 		}

@@ -136,7 +136,7 @@ func (s *srcsetStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 					case f != own:
 						name = replaceExt(a.Path, formatExt[f])
 					}
-					data, err := encodeImage(img, format, src, s.settings)
+					data, err := encodeImage(ctx, img, format, src, s.settings)
 					if err != nil {
 						return nil, &iofs.PathError{Op: "encode", Path: a.Path, Err: err}
 					}

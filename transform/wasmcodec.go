@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"context"
 	_ "unsafe" // for go:linkname
 
 	_ "github.com/gen2brain/avif" // the variables linked below
@@ -19,8 +20,8 @@ import (
 // 0.5 s (libwebp) and 2–3 s (libavif's encoder); a warm 960×640 encode then
 // takes about 0.1 s (WebP) and 1 s (AVIF, speed 8). Each instance holds
 // the image in its linear memory, a few times its RGBA size, released when
-// the encode returns. The wasm code runs without the Context: a cancelled
-// build stops after the image being encoded.
+// the encode returns. The wasm code cannot be stopped midway; wasmEncode
+// returns as soon as the build is cancelled all the same.
 //
 // Both libraries would rather use a shared libwebp.so or libavif.so found
 // on the machine (loaded with dlopen in their init functions), which would
@@ -41,3 +42,29 @@ func init() {
 // wasmCodecs reports whether both libraries encode with their WebAssembly
 // build, as init arranges.
 func wasmCodecs() bool { return !webpDynamic && !avifDynamic }
+
+// wasmEncode runs encode, a WebAssembly encode that cannot be stopped
+// midway, and returns its result, or ctx's error as soon as ctx is done:
+// an interrupted build does not wait for an AVIF encode of several
+// seconds. An abandoned encode runs on to its end in the background and
+// its result is dropped; there is at most one per image being encoded.
+func wasmEncode(ctx context.Context, encode func() ([]byte, error)) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := encode()
+		done <- result{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
