@@ -9,7 +9,7 @@ import (
 type formatOptions struct {
 	To         string `opt:"to" values:"jpeg|png|gif|webp|avif" doc:"the format to write (required)"`
 	Quality    string `opt:"quality" doc:"quality from 1 to 100 of to=jpeg (default 85), to=webp (default 75; the effort with lossless) or to=avif (default 60; 100 is lossless)"`
-	Lossless   bool   `opt:"lossless" doc:"write WebP losslessly; default false; only with to=webp"`
+	Lossless   bool   `opt:"lossless" doc:"write WebP losslessly; default false, lossless only for a lossless WebP source; only with to=webp"`
 	Speed      string `opt:"speed" doc:"AVIF encoder speed from 1 (slowest, smallest) to 10; default 8; only with to=avif"`
 	Background string `opt:"background" doc:"color, RRGGBB in hex, that transparent pixels are flattened onto; default ffffff; only with to=jpeg"`
 }

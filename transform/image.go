@@ -293,7 +293,7 @@ var defaultImageSettings = imageSettings{
 type encodeOptions struct {
 	Quality      string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
 	WebPQuality  string `opt:"webp-quality" doc:"WebP quality from 1 to 100; default 75"`
-	WebPLossless bool   `opt:"webp-lossless" doc:"write WebP losslessly, webp-quality then being the effort; default false"`
+	WebPLossless bool   `opt:"webp-lossless" doc:"write WebP losslessly, webp-quality then being the effort; default false, lossless only for a lossless WebP source"`
 	AVIFQuality  string `opt:"avif-quality" doc:"AVIF quality from 1 to 100, 100 being lossless; default 60"`
 	AVIFSpeed    string `opt:"avif-speed" doc:"AVIF encoder speed from 1 (slowest, smallest) to 10; default 8"`
 }
