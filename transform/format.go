@@ -67,6 +67,9 @@ func newFormat(o formatOptions) (Step, error) {
 
 // Run re-encodes every asset; each must be an image.
 func (s *formatStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
+	if len(in) > 0 {
+		warmEncoders(s.to)
+	}
 	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {

@@ -79,6 +79,9 @@ func newSrcset(o srcsetOptions) (Step, error) {
 
 // Run makes the widths and formats of every asset; each must be an image.
 func (s *srcsetStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
+	if len(in) > 0 {
+		warmEncoders(s.formats...)
+	}
 	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {

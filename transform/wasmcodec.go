@@ -4,8 +4,8 @@ import (
 	"context"
 	_ "unsafe" // for go:linkname
 
-	_ "github.com/gen2brain/avif" // the variables linked below
-	_ "github.com/gen2brain/webp"
+	"github.com/gen2brain/avif"
+	"github.com/gen2brain/webp"
 )
 
 // The WebP and AVIF encoders are libwebp and libavif (with libaom) compiled
@@ -66,5 +66,21 @@ func wasmEncode(ctx context.Context, encode func() ([]byte, error)) ([]byte, err
 		return r.data, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// warmEncoders starts compiling, in the background, the modules of the
+// given output formats that encode in WebAssembly ("webp", "avif"), so
+// that the compilation overlaps the decoding and resizing that come
+// before the first encode. A step calls it when it runs, never when it is
+// built, so that a build answered from the cache compiles nothing.
+func warmEncoders(formats ...string) {
+	for _, f := range formats {
+		switch f {
+		case "webp":
+			go webp.Init()
+		case "avif":
+			go avif.InitEncoder()
+		}
 	}
 }
