@@ -120,8 +120,9 @@ func source(in sourceInput) ([]byte, error) {
 	p("// Integrity returns the Subresource Integrity value of the file name, or\n")
 	p("// \"\" when there is no such file; see bakefs.FS.Integrity.\n")
 	p("func Integrity(name string) string { return FS.Integrity(name) }\n\n")
-	p("// FuncMap returns html/template functions (asset, integrity, srcset) for\n")
-	p("// the files of FS served under the URL prefix; see bakefs.FS.FuncMap.\n")
+	p("// FuncMap returns html/template functions (asset, integrity, srcset,\n")
+	p("// picture) for the files of FS served under the URL prefix; see\n")
+	p("// bakefs.FS.FuncMap.\n")
 	p("func FuncMap(prefix string) template.FuncMap { return FS.FuncMap(prefix) }\n\n")
 
 	msg := strconv.Quote(in.pkg + ": embedded assets do not match their manifest: ")

@@ -46,8 +46,9 @@ func Path(name string) string { return FS.Path(name) }
 // "" when there is no such file; see bakefs.FS.Integrity.
 func Integrity(name string) string { return FS.Integrity(name) }
 
-// FuncMap returns html/template functions (asset, integrity, srcset) for
-// the files of FS served under the URL prefix; see bakefs.FS.FuncMap.
+// FuncMap returns html/template functions (asset, integrity, srcset,
+// picture) for the files of FS served under the URL prefix; see
+// bakefs.FS.FuncMap.
 func FuncMap(prefix string) template.FuncMap { return FS.FuncMap(prefix) }
 
 func mustNew() *bakefs.FS {
