@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/project"
@@ -71,50 +70,15 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64, prevDir string) (*bu
 }
 
 // withSourcemaps rebuilds the chains of p's rules with sourcemap=external
-// added to every step that takes a sourcemap option and was not given one.
+// for every step that takes a sourcemap option and was not given one.
 func withSourcemaps(p *project.Project) error {
-	takes := make(map[string]bool)
-	for _, d := range transform.Steps() {
-		for _, o := range d.Options {
-			if o.Key == "sourcemap" {
-				takes[d.Name] = true
-			}
-		}
-	}
 	for i := range p.Rules {
 		r := &p.Rules[i]
-		steps := make([]string, len(r.Steps))
-		changed := false
-		for j, text := range r.Steps {
-			steps[j] = text
-			spec, err := transform.ParseStep(text)
-			if err != nil || !takes[spec.Name] || hasOption(spec, "sourcemap") {
-				continue
-			}
-			sep := ","
-			if len(spec.Options) == 0 {
-				sep = ":"
-			}
-			steps[j] = strings.TrimSpace(text) + sep + "sourcemap=external"
-			changed = true
-		}
-		if !changed {
-			continue
-		}
-		chain, err := transform.ParseChain(steps)
+		chain, err := transform.ParseChainOptions(r.Steps, transform.ChainOptions{Sourcemaps: true})
 		if err != nil {
 			return fmt.Errorf("%s: rule %v with source maps: %w", p.File, r.Match, err)
 		}
-		r.Steps, r.Chain = steps, chain
+		r.Chain = chain
 	}
 	return nil
-}
-
-func hasOption(spec transform.StepSpec, key string) bool {
-	for _, o := range spec.Options {
-		if o.Key == key {
-			return true
-		}
-	}
-	return false
 }
