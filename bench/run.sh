@@ -5,7 +5,8 @@
 # measures.
 #
 # Usage: bash bench/run.sh [SECTION...]     SECTION: cold bundle minify warm
-#                                            change serve compile (default: all)
+#                                            change serve compile images
+#                                            (default: all)
 #
 # Environment:
 #   BENCH_ROUNDS   rounds of each side-by-side comparison (default 5)
@@ -16,7 +17,7 @@
 #   BENCH_BAKEFS   a bakefs binary to measure instead of building ./cmd/bakefs
 #
 # Peers, installed when missing: hugo, wrk, hyperfine and rsync (Debian
-# packages), the esbuild CLI (npm, the version of the Go module in go.mod),
+# packages), cwebp and avifenc (Debian packages webp and libavif-bin), the esbuild CLI (npm, the version of the Go module in go.mod),
 # go-bindata and vfsgen (Go modules, into BENCH_PEERS, not this module).
 # Every server listens on loopback only and every load run is bounded.
 set -euo pipefail
@@ -28,9 +29,9 @@ export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 ROUNDS=${BENCH_ROUNDS:-5}
 PEERS=${BENCH_PEERS:-${XDG_CACHE_HOME:-$HOME/.cache}/bakefs-bench}
 SECTIONS=("$@")
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images)
 for s in "${SECTIONS[@]}"; do
-  case $s in cold | bundle | minify | warm | change | serve | compile) ;;
+  case $s in cold | bundle | minify | warm | change | serve | compile | images) ;;
   *) echo "bench/run.sh: unknown section $s" >&2; exit 2 ;;
   esac
 done
@@ -70,6 +71,10 @@ install_debian() {
   command -v wrk >/dev/null || missing+=(wrk)
   command -v hyperfine >/dev/null || missing+=(hyperfine)
   command -v rsync >/dev/null || missing+=(rsync)
+  if want images; then
+    command -v cwebp >/dev/null || missing+=(webp)
+    command -v avifenc >/dev/null || missing+=(libavif-bin)
+  fi
   [ ${#missing[@]} -eq 0 ] && return
   log "installing ${missing[*]} (Debian packages)"
   local sudo=
@@ -153,6 +158,7 @@ else
 fi
 go build -o "$WORK/bin/gen" ./bench/gen
 go build -o "$WORK/bin/sidebyside" ./bench/sidebyside
+want images && go build -o "$WORK/bin/imgq" ./bench/imgq
 BAKEFS=$WORK/bin/bakefs
 SBS=$WORK/bin/sidebyside
 
@@ -466,6 +472,64 @@ EOF
       out "bench/compile failed: $(tail -3 "$f/compile.txt")" ""
     fi
   fi
+fi
+
+# --------------------------------------------------------------- images --
+
+if want images; then
+  log "WebP and AVIF vs cwebp and avifenc"
+  out "### g. WebP and AVIF: bakefs (libwebp, libavif in WebAssembly) vs Debian's cwebp and avifenc" ""
+  g=$WORK/images
+  mkdir -p "$g"
+  IMGQ=$WORK/bin/imgq
+  # The source: the example's photo at 960×640, as a PNG that every tool
+  # reads the same way.
+  "$BAKEFS" transform --no-cache --root examples/webapp/web/static/img --out "$g/src" \
+    --step resize:width=960 --step format:to=png examples/webapp/web/static/img/lake.jpg 2>>"$WORK/build.log"
+  src=$g/src/lake.png
+  # One quality setting means the same to both sides: cwebp -q is libwebp's
+  # quality, method 4 as bakefs; avifenc 0.11 (Debian) has no quality flag,
+  # so it gets the quantizer that libavif 1.x derives from a quality,
+  # ((100 - q) * 63 + 50) / 100, as minimum and maximum, at bakefs's speed
+  # 8, 4:2:0, 8 bits, one thread.
+  : >"$g/points.txt"
+  bk() { "$BAKEFS" transform --no-cache --root "$g/src" --out "$g/$1" --step "$2" "$src" 2>>"$WORK/build.log"; }
+  # The peers also encode one setting below and one above bakefs's, so
+  # that their curve spans bakefs's qualities.
+  for q in 40 50 75 90 95; do
+    cwebp -quiet -q "$q" -m 4 -metadata none "$src" -o "$g/cwebp-$q.webp"
+    "$IMGQ" -ref "$src" "$g/cwebp-$q.webp" | awk -v q="$q" '{ print "webp cwebp q" q, $2, $4, $3 }' >>"$g/points.txt"
+    case $q in 40 | 95) continue ;; esac
+    bk "bakefs-webp-$q" "format:to=webp,quality=$q"
+    "$IMGQ" -ref "$src" "$g/bakefs-webp-$q/lake.webp" | awk -v q="$q" '{ print "webp bakefs q" q, $2, $4, $3 }' >>"$g/points.txt"
+  done
+  for q in 30 40 60 80 90; do
+    qz=$(((100 - q) * 63 / 100 + ((100 - q) * 63 % 100 >= 50 ? 1 : 0)))
+    avifenc -j 1 -s 8 -y 420 -d 8 --min "$qz" --max "$qz" --minalpha "$qz" --maxalpha "$qz" "$src" "$g/avifenc-$q.avif" >/dev/null
+    "$IMGQ" -ref "$src" "$g/avifenc-$q.avif" | awk -v q="$q" -v qz="$qz" '{ print "avif avifenc q" q "(quantizer" qz ")", $2, $4, $3 }' >>"$g/points.txt"
+    case $q in 30 | 90) continue ;; esac
+    bk "bakefs-avif-$q" "format:to=avif,quality=$q"
+    "$IMGQ" -ref "$src" "$g/bakefs-avif-$q/lake.avif" | awk -v q="$q" '{ print "avif bakefs q" q, $2, $4, $3 }' >>"$g/points.txt"
+  done
+  out "Source: examples/webapp/web/static/img/lake.jpg at 960×640, as PNG ($(bytes "$src") B). Quality against the source: PSNR over RGB, SSIM of the luma over 8×8 windows (bench/imgq)." ""
+  out "| format | tool | setting | bytes | SSIM | PSNR dB |" "|---|---|---|---:|---:|---:|"
+  awk '{ print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " |" }' "$g/points.txt" >>"$RESULTS"
+  out "" "Size at equal quality (the peer's size interpolated at bakefs's SSIM along the peer's curve; below 1× means bakefs is smaller):" ""
+  # The peer's encodes first: the first tool of a group is the reference.
+  { awk '$2 != "bakefs" { print $1, $2, $3, $4, $5 }' "$g/points.txt"
+    awk '$2 == "bakefs" { print $1, $2, $3, $4, $5 }' "$g/points.txt"; } >"$g/equal.txt"
+  "$IMGQ" -equal "$g/equal.txt" | sed 's/^/- /' >>"$RESULTS"
+  out ""
+  "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "Encode the 960×640 PNG as WebP, quality 75 (one process per encode: bakefs compiles the WebAssembly module each time)" \
+    "cwebp=cwebp -quiet -q 75 -m 4 -metadata none $src -o $g/t-cwebp.webp" \
+    "bakefs-webp=$BAKEFS transform --no-cache --root $g/src --out $g/t-webp --step format:to=webp $src" >/dev/null
+  "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "Encode the 960×640 PNG as AVIF, quality 60, speed 8 (one process per encode, as above)" \
+    "avifenc=avifenc -j 1 -s 8 -y 420 -d 8 --min 25 --max 25 --minalpha 25 --maxalpha 25 $src $g/t-avifenc.avif" \
+    "bakefs-avif=$BAKEFS transform --no-cache --root $g/src --out $g/t-avif --step format:to=avif $src" >/dev/null
+  out "In one process (\`imgq -cost\`: the format step four times on the same PNG; the first run compiles the module):" "" '```' "$("$IMGQ" -cost "$src")" '```'
+  out "Peers: $(cwebp -version | head -1 | sed 's/^/cwebp /'), $(avifenc --version 2>&1 | head -1 | sed 's/^Version: /avifenc /')." ""
 fi
 
 # Temporary paths read better as $WORK, peers as $BENCH_PEERS.

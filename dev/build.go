@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/project"
@@ -26,7 +25,10 @@ type buildResult struct {
 // runs its rules with the dev profile and writes the output tree into a
 // new directory of s.tmp. On error the result, when not nil, still names
 // the source root for messages.
-func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error) {
+//
+// prevDir, when not empty, is the previous build's tree, whose unchanged
+// files the new tree links instead of copying.
+func (s *Server) buildOnce(ctx context.Context, gen uint64, prevDir string) (*buildResult, error) {
 	p, err := project.Load(s.file)
 	if err != nil {
 		return nil, err
@@ -56,10 +58,12 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 	}
 	res.dir = filepath.Join(s.tmp, fmt.Sprintf("build-%d", gen))
 	os.RemoveAll(res.dir) // left by an earlier attempt that failed late
-	if _, err := out.WriteTree(res.dir); err != nil {
+	// The files that did not change are links to the previous build's.
+	if err := out.WriteTreeFrom(res.dir, prevDir); err != nil {
 		return res, err
 	}
-	if res.fs, err = fs.New(os.DirFS(res.dir), out.Manifest); err != nil {
+	// The tree was just written from verified bytes: no Stat per file.
+	if res.fs, err = fs.NewVerified(os.DirFS(res.dir), out.Manifest); err != nil {
 		os.RemoveAll(res.dir)
 		return res, err
 	}
@@ -67,50 +71,15 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64) (*buildResult, error
 }
 
 // withSourcemaps rebuilds the chains of p's rules with sourcemap=external
-// added to every step that takes a sourcemap option and was not given one.
+// for every step that takes a sourcemap option and was not given one.
 func withSourcemaps(p *project.Project) error {
-	takes := make(map[string]bool)
-	for _, d := range transform.Steps() {
-		for _, o := range d.Options {
-			if o.Key == "sourcemap" {
-				takes[d.Name] = true
-			}
-		}
-	}
 	for i := range p.Rules {
 		r := &p.Rules[i]
-		steps := make([]string, len(r.Steps))
-		changed := false
-		for j, text := range r.Steps {
-			steps[j] = text
-			spec, err := transform.ParseStep(text)
-			if err != nil || !takes[spec.Name] || hasOption(spec, "sourcemap") {
-				continue
-			}
-			sep := ","
-			if len(spec.Options) == 0 {
-				sep = ":"
-			}
-			steps[j] = strings.TrimSpace(text) + sep + "sourcemap=external"
-			changed = true
-		}
-		if !changed {
-			continue
-		}
-		chain, err := transform.ParseChain(steps)
+		chain, err := transform.ParseChainOptions(r.Steps, transform.ChainOptions{Sourcemaps: true})
 		if err != nil {
 			return fmt.Errorf("%s: rule %v with source maps: %w", p.File, r.Match, err)
 		}
-		r.Steps, r.Chain = steps, chain
+		r.Chain = chain
 	}
 	return nil
-}
-
-func hasOption(spec transform.StepSpec, key string) bool {
-	for _, o := range spec.Options {
-		if o.Key == key {
-			return true
-		}
-	}
-	return false
 }

@@ -116,7 +116,11 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	}
 	prev := s.cur.Load()
 	start := time.Now()
-	res, err := s.buildOnce(ctx, s.gen+1)
+	prevDir := ""
+	if len(s.dirs) > 0 {
+		prevDir = s.dirs[len(s.dirs)-1]
+	}
+	res, err := s.buildOnce(ctx, s.gen+1, prevDir)
 	if err != nil && ctx.Err() != nil {
 		return err // cancelled: not a failure of the sources
 	}

@@ -120,8 +120,9 @@ func source(in sourceInput) ([]byte, error) {
 	p("// Integrity returns the Subresource Integrity value of the file name, or\n")
 	p("// \"\" when there is no such file; see bakefs.FS.Integrity.\n")
 	p("func Integrity(name string) string { return FS.Integrity(name) }\n\n")
-	p("// FuncMap returns html/template functions (asset, integrity, srcset) for\n")
-	p("// the files of FS served under the URL prefix; see bakefs.FS.FuncMap.\n")
+	p("// FuncMap returns html/template functions (asset, integrity, srcset,\n")
+	p("// picture) for the files of FS served under the URL prefix; see\n")
+	p("// bakefs.FS.FuncMap.\n")
 	p("func FuncMap(prefix string) template.FuncMap { return FS.FuncMap(prefix) }\n\n")
 
 	msg := strconv.Quote(in.pkg + ": embedded assets do not match their manifest: ")
@@ -131,9 +132,9 @@ func source(in sourceInput) ([]byte, error) {
 	if in.form == ManifestTable {
 		p("m, err := parseTable(table, %d)\n", in.m.Version)
 		p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
-		p("f, err := bakefs.New(sub, m)\n")
+		p("f, err := bakefs.NewVerified(sub, m)\n")
 	} else {
-		p("f, err := bakefs.New(sub, &manifest)\n")
+		p("f, err := bakefs.NewVerified(sub, &manifest)\n")
 	}
 	p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
 	p("return f\n}\n\n")

@@ -2,6 +2,7 @@ package fs_test
 
 import (
 	"fmt"
+	iofs "io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -158,5 +159,31 @@ func BenchmarkWith(b *testing.B) {
 				op.run(b, v.f)
 			})
 		}
+	}
+}
+
+// BenchmarkNew builds the FS of 1,200 files with two encodings each (3,600
+// blobs), as a generated package does at init.
+func BenchmarkNew(b *testing.B) {
+	var files []treeFile
+	for i := range 1200 {
+		files = append(files, treeFile{
+			path: fmt.Sprintf("d%d/f%04d.js", i%40, i), typ: "text/javascript; charset=utf-8",
+			data: benchJS(200 + i%300), hashed: true, encodings: []string{"br", "gzip"},
+		})
+	}
+	tree, m := buildTree(files)
+	for _, c := range []struct {
+		name string
+		new  func(iofs.FS, *fs.Manifest) (*fs.FS, error)
+	}{{"New", fs.New}, {"NewVerified", fs.NewVerified}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.new(tree, m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -5,8 +5,8 @@
 // build-time SHA-256 (see HashFileInfo). It resolves fingerprinted names
 // ("js/app.3f2a1b9c0d.js") to their logical file, serves HTTP with the
 // precompressed variants (see FS.Handler), and gives html/template helpers
-// for hashed URLs, Subresource Integrity and srcset (see FS.FuncMap). It
-// imports the standard library only.
+// for hashed URLs, Subresource Integrity, srcset and <picture> with width
+// and height (see FS.FuncMap). It imports the standard library only.
 //
 // Usage, with a tree embedded by the generated package:
 //

@@ -55,7 +55,21 @@ var (
 // lookup tables and every response header once. m is copied: changing it
 // afterwards has no effect.
 func New(data iofs.FS, m *Manifest) (*FS, error) {
-	t, err := newTree(data, m)
+	t, err := newTree(data, m, true)
+	if err != nil {
+		return nil, err
+	}
+	return &FS{t: t}, nil
+}
+
+// NewVerified is New for a tree whose files were checked against m when
+// they were written, as the packages of the embed generator are (it
+// verifies every byte it embeds): it skips the Stat of each file and
+// variant, so that start-up makes no file system call per file. A file
+// that does not match m after all is then reported when it is first read,
+// as an error wrapping ErrTree, instead of by NewVerified.
+func NewVerified(data iofs.FS, m *Manifest) (*FS, error) {
+	t, err := newTree(data, m, false)
 	if err != nil {
 		return nil, err
 	}

@@ -87,6 +87,9 @@ type Entry struct {
 	// standard base64 of the SHA-384 of the identity bytes.
 	Integrity string `json:"integrity"`
 	// Width and Height are the pixel size of an image, zero otherwise.
+	// The variants of one logical image (hero-400w.avif, hero-400w.jpg, …)
+	// are the entries with its name as Source and a Width, their Type
+	// giving the format: how FuncMap's srcset and picture find them.
 	Width  int `json:"width,omitempty"`
 	Height int `json:"height,omitempty"`
 	// Encodings are the precompressed variants, sorted by name.

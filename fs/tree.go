@@ -64,8 +64,9 @@ type dir struct {
 // etagLen is the number of hex digits of a SHA-256 in an ETag: 80 bits.
 const etagLen = 20
 
-// newTree validates m against data and computes the tree.
-func newTree(data iofs.FS, m *Manifest) (*tree, error) {
+// newTree validates m, checks it against data when check is set, and
+// computes the tree.
+func newTree(data iofs.FS, m *Manifest, check bool) (*tree, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil manifest", ErrManifest)
 	}
@@ -96,9 +97,11 @@ func newTree(data iofs.FS, m *Manifest) (*tree, error) {
 		}
 	}
 	addDir(".")
+	headers := newHeaderArena(m)
+	arena := newNodeArena(m)
 	for i := range m.Files {
 		n := &t.files[i]
-		if err := n.init(data, m.Files[i]); err != nil {
+		if err := n.init(data, m.Files[i], check, headers, arena); err != nil {
 			return nil, err
 		}
 		t.names[n.entry.Path] = n
@@ -145,9 +148,14 @@ func (t *tree) fillWalk(name string) {
 	d.lo = len(t.walk)
 	d.paths = make([]string, len(d.entries))
 	for i, e := range d.entries {
-		full := e.Name()
-		if name != "." {
-			full = name + "/" + full
+		var full string
+		switch fi, _ := e.(*fileInfo); {
+		case fi != nil && fi.entry != nil:
+			full = fi.entry.Path // a file: its path, not a new string
+		case name == ".":
+			full = e.Name()
+		default:
+			full = name + "/" + e.Name()
 		}
 		d.paths[i] = full
 		t.walk = append(t.walk, full)
@@ -158,30 +166,36 @@ func (t *tree) fillWalk(name string) {
 	d.hi = len(t.walk)
 }
 
-// init fills n from the manifest entry e and checks e's files in data.
-func (n *node) init(data iofs.FS, e Entry) error {
-	e.Encodings = slices.Clone(e.Encodings)
+// init fills n from the manifest entry e and, with check, checks e's
+// files in data. Header values are cut from headers, slices from arena.
+func (n *node) init(data iofs.FS, e Entry, check bool, headers *headerArena, arena *nodeArena) error {
+	if len(e.Encodings) > 254 {
+		return fmt.Errorf("%w: %s: too many encodings", ErrManifest, e.Path)
+	}
+	e.Encodings = append(arena.encodings(len(e.Encodings)), e.Encodings...)
 	n.entry = e
-	sum256, err := hex.DecodeString(e.SHA256)
-	if err != nil {
+	sum256, sum384 := arena.sums()
+	if len(e.SHA256) != 2*len(sum256) {
+		return fmt.Errorf("%w: %s: sha256 %q", ErrManifest, e.Path, e.SHA256)
+	}
+	if _, err := hex.Decode(sum256, []byte(e.SHA256)); err != nil {
 		return fmt.Errorf("%w: %s: sha256: %v", ErrManifest, e.Path, err)
 	}
-	sum384, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(e.Integrity, "sha384-"))
-	if err != nil || len(sum384) != 48 {
+	sri := strings.TrimPrefix(e.Integrity, "sha384-")
+	if k, err := base64.StdEncoding.Decode(sum384, []byte(sri)); err != nil || k != len(sum384) || base64.StdEncoding.DecodedLen(len(sri)) != len(sum384) {
 		return fmt.Errorf("%w: %s: bad integrity %q", ErrManifest, e.Path, e.Integrity)
 	}
+	hashes := arena.hashes()
+	hashes[0], hashes[1] = Hash{Algorithm: "sha256", Sum: sum256}, Hash{Algorithm: "sha384", Sum: sum384}
 	n.info = fileInfo{
 		name:   path.Base(e.Path),
 		size:   e.Size,
 		mode:   0o444,
-		hashes: []Hash{{Algorithm: "sha256", Sum: sum256}, {Algorithm: "sha384", Sum: sum384}},
+		hashes: hashes,
 		entry:  &n.entry,
 	}
-	if len(e.Encodings) > 254 {
-		return fmt.Errorf("%w: %s: too many encodings", ErrManifest, e.Path)
-	}
-	n.variants = make([]variant, 1+len(e.Encodings))
-	if err := n.variants[0].init(data, e.Path, e.Size, e.SHA256, ""); err != nil {
+	n.variants = arena.variants(1 + len(e.Encodings))
+	if err := n.variants[0].init(data, e.Path, e.Size, "", check, headers); err != nil {
 		return err
 	}
 	for i, enc := range e.Encodings {
@@ -189,7 +203,7 @@ func (n *node) init(data iofs.FS, e Entry) error {
 		if c == codingIdentity {
 			return fmt.Errorf("%w: %s: unknown encoding %q", ErrManifest, e.Path, enc.Name)
 		}
-		if err := n.variants[1+i].init(data, enc.Path, enc.Size, enc.SHA256, enc.Name); err != nil {
+		if err := n.variants[1+i].init(data, enc.Path, enc.Size, enc.Name, check, headers); err != nil {
 			return err
 		}
 		n.byCoding[c] = uint8(1 + i)
@@ -198,26 +212,137 @@ func (n *node) init(data iofs.FS, e Entry) error {
 	return nil
 }
 
-// init fills v and checks that data holds a regular file of the given size
-// at name.
-func (v *variant) init(data iofs.FS, name string, size int64, sha256, coding string) error {
-	fi, err := iofs.Stat(data, name)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrTree, name, err)
+// A nodeArena allocates the slices of all nodes of a tree at once (hash
+// sums, hashes, variants, encodings), so that building the tree of
+// thousands of files costs a few allocations instead of several per file.
+// Each node gets pieces whose capacity ends with them, so that an append
+// to one never writes into the next.
+type nodeArena struct {
+	sumBytes []byte
+	hashList []Hash
+	varList  []variant
+	encList  []Encoding
+}
+
+// newNodeArena sizes an arena for the files of m.
+func newNodeArena(m *Manifest) *nodeArena {
+	nv, ne := 0, 0
+	for _, e := range m.Files {
+		nv += 1 + len(e.Encodings)
+		ne += len(e.Encodings)
 	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s: not a regular file", ErrTree, name)
+	return &nodeArena{
+		sumBytes: make([]byte, len(m.Files)*(sha256Size+sha384Size)),
+		hashList: make([]Hash, 2*len(m.Files)),
+		varList:  make([]variant, nv),
+		encList:  make([]Encoding, 0, ne),
 	}
-	if fi.Size() != size {
-		return fmt.Errorf("%w: %s: size %d, manifest says %d", ErrTree, name, fi.Size(), size)
+}
+
+// Sizes of the sums a file's hashes hold.
+const (
+	sha256Size = 32
+	sha384Size = 48
+)
+
+func (a *nodeArena) sums() (sum256, sum384 []byte) {
+	sum256 = a.sumBytes[:sha256Size:sha256Size]
+	sum384 = a.sumBytes[sha256Size : sha256Size+sha384Size : sha256Size+sha384Size]
+	a.sumBytes = a.sumBytes[sha256Size+sha384Size:]
+	return sum256, sum384
+}
+
+func (a *nodeArena) hashes() []Hash {
+	h := a.hashList[:2:2]
+	a.hashList = a.hashList[2:]
+	return h
+}
+
+func (a *nodeArena) variants(n int) []variant {
+	v := a.varList[:n:n]
+	a.varList = a.varList[n:]
+	return v
+}
+
+// encodings returns an empty slice with room for n encodings.
+func (a *nodeArena) encodings(n int) []Encoding {
+	if n == 0 {
+		return nil
+	}
+	start := len(a.encList)
+	a.encList = a.encList[:start+n]
+	return a.encList[start : start : start+n]
+}
+
+// init fills v for the file name of the given size and coding, taking its
+// header values from headers, and with check checks the file in data.
+func (v *variant) init(data iofs.FS, name string, size int64, coding string, check bool, headers *headerArena) error {
+	if check {
+		fi, err := iofs.Stat(data, name)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrTree, name, err)
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%w: %s: not a regular file", ErrTree, name)
+		}
+		if fi.Size() != size {
+			return fmt.Errorf("%w: %s: size %d, manifest says %d", ErrTree, name, fi.Size(), size)
+		}
 	}
 	v.path, v.size = name, size
-	if coding == "" {
-		v.etag = `"` + sha256[:etagLen] + `"`
-	} else {
-		v.etag = `"` + sha256[:etagLen] + "-" + coding + `"`
-		v.encoding = coding
-	}
-	v.length = strconv.FormatInt(size, 10)
+	v.etag, v.length = headers.take(), headers.take()
+	v.encoding = coding
 	return nil
+}
+
+// A headerArena holds the header values of all variants of a manifest
+// (ETag, then Content-Length, of each entry's identity bytes and then of
+// each encoding, in manifest order) in one string, and hands them out in
+// that order, so that a tree of thousands of files costs one allocation
+// for them instead of two per variant.
+type headerArena struct {
+	text string
+	ends []int // ends[i] is where value i ends in text
+	next int
+}
+
+// newHeaderArena computes the header values of the variants of m.
+func newHeaderArena(m *Manifest) *headerArena {
+	n := 0
+	for _, e := range m.Files {
+		n += 1 + len(e.Encodings)
+	}
+	// An ETag is 2 quotes, etagLen digits, a dash and a coding name; a
+	// length at most 19 digits.
+	buf := make([]byte, 0, n*(etagLen+12+19))
+	ends := make([]int, 0, 2*n)
+	add := func(sha256, coding string, size int64) {
+		buf = append(buf, '"')
+		buf = append(buf, sha256[:min(etagLen, len(sha256))]...)
+		if coding != "" {
+			buf = append(buf, '-')
+			buf = append(buf, coding...)
+		}
+		buf = append(buf, '"')
+		ends = append(ends, len(buf))
+		buf = strconv.AppendInt(buf, size, 10)
+		ends = append(ends, len(buf))
+	}
+	for _, e := range m.Files {
+		add(e.SHA256, "", e.Size)
+		for _, enc := range e.Encodings {
+			add(enc.SHA256, enc.Name, enc.Size)
+		}
+	}
+	return &headerArena{text: string(buf), ends: ends}
+}
+
+// take returns the next header value.
+func (a *headerArena) take() string {
+	start := 0
+	if a.next > 0 {
+		start = a.ends[a.next-1]
+	}
+	a.next++
+	return a.text[start:a.ends[a.next-1]]
 }

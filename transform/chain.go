@@ -17,10 +17,24 @@ type Chain []*BoundStep
 // bad step in the list (1-based) as "step 2: …". Finishing steps (gzip, br,
 // zstd, hash) must come after every content step.
 func ParseChain(texts []string) (Chain, error) {
+	return ParseChainOptions(texts, ChainOptions{})
+}
+
+// ChainOptions change the steps that ParseChainOptions builds, without
+// editing their texts.
+type ChainOptions struct {
+	// Sourcemaps gives sourcemap=external to every step that takes a
+	// sourcemap option and was not given one (dev mode's source maps).
+	Sourcemaps bool
+}
+
+// ParseChainOptions is ParseChain with options. The options given this
+// way are part of each step's canonical text, as if they were written.
+func ParseChainOptions(texts []string, o ChainOptions) (Chain, error) {
 	chain := make(Chain, 0, len(texts))
 	finishing := ""
 	for i, text := range texts {
-		s, err := NewStep(text)
+		s, err := newStep(text, o)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
 		}

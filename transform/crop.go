@@ -22,17 +22,17 @@ import (
 // image is clipped to it. An explicit box must lie inside the image; a side
 // of 0 there reaches the right or bottom edge.
 type cropOptions struct {
-	Width   int    `opt:"width" doc:"width of the box in pixels; 0 is the whole width (or up to the right edge from x)"`
-	Height  int    `opt:"height" doc:"height of the box in pixels; 0 is the whole height (or down to the bottom edge from y)"`
-	X       string `opt:"x" doc:"left edge of an explicit box in pixels; giving x or y places the box instead of anchor"`
-	Y       string `opt:"y" doc:"top edge of an explicit box in pixels; giving x or y places the box instead of anchor"`
-	Aspect  string `opt:"aspect" doc:"cut the largest box of this aspect ratio, written W:H (16:9, 1.91:1), instead of width and height"`
-	Anchor  string `opt:"anchor" values:"center|top|bottom|left|right|topleft|topright|bottomleft|bottomright" doc:"where a box without x and y sits; default center"`
-	Quality string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
+	Width  int    `opt:"width" doc:"width of the box in pixels; 0 is the whole width (or up to the right edge from x)"`
+	Height int    `opt:"height" doc:"height of the box in pixels; 0 is the whole height (or down to the bottom edge from y)"`
+	X      string `opt:"x" doc:"left edge of an explicit box in pixels; giving x or y places the box instead of anchor"`
+	Y      string `opt:"y" doc:"top edge of an explicit box in pixels; giving x or y places the box instead of anchor"`
+	Aspect string `opt:"aspect" doc:"cut the largest box of this aspect ratio, written W:H (16:9, 1.91:1), instead of width and height"`
+	Anchor string `opt:"anchor" values:"center|top|bottom|left|right|topleft|topright|bottomleft|bottomright" doc:"where a box without x and y sits; default center"`
+	encodeOptions
 }
 
 func init() {
-	Register("crop", "1", "cut a box out of images, without scaling", Content, newCrop)
+	Register("crop", "2", "cut a box out of images, without scaling", Content, newCrop)
 }
 
 // cropStep cuts a box out of each image asset.
@@ -76,7 +76,7 @@ func newCrop(o cropOptions) (Step, error) {
 			return nil, err
 		}
 	}
-	if s.settings.quality, err = parseQuality(o.Quality); err != nil {
+	if s.settings, err = o.settings(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -84,7 +84,7 @@ func newCrop(o cropOptions) (Step, error) {
 
 // Run crops every asset; each must be an image.
 func (s *cropStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
-	return EachAsset(func(_ *Context, a *Asset) ([]*Asset, error) {
+	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
 			return nil, err
@@ -98,7 +98,7 @@ func (s *cropStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 			return []*Asset{passImage(a, src)}, nil
 		}
 		dst := imaging.Crop(src.img, rect.Add(b.Min))
-		out, err := imageResult(a, dst, src, s.settings)
+		out, err := imageResult(ctx, a, dst, src, s.settings)
 		if err != nil {
 			return nil, err
 		}

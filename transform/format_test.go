@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
 	"strings"
@@ -70,7 +71,11 @@ func TestFormatGIFTransparency(t *testing.T) {
 func TestFormatBadOptions(t *testing.T) {
 	tests := []struct{ step, want string }{
 		{"format", "format needs to=jpeg"},
-		{"format:to=webp", `"webp" is not one of jpeg, png, gif`},
+		{"format:to=tiff", `"tiff" is not one of jpeg, png, gif, webp, avif`},
+		{"format:to=png,lossless=true", "only with to=webp"},
+		{"format:to=webp,speed=5", "only with to=avif"},
+		{"format:to=avif,speed=0", `speed "0" is not a whole number from 1 to 10`},
+		{"format:to=webp,quality=101", `quality "101"`},
 		{"format:to=bmp", `"bmp" is not one of`},
 		{"format:to=jpeg,quality=0", `quality "0"`},
 		{"format:to=jpeg,quality=abc", `quality "abc"`},
@@ -91,7 +96,7 @@ func TestFormatErrors(t *testing.T) {
 	if !errors.Is(err, ErrBadImage) || !strings.Contains(err.Error(), "img/corrupt.png") {
 		t.Errorf("got %v, want ErrBadImage naming img/corrupt.png", err)
 	}
-	if _, err := encodeImage(nil, "tiff", nil, defaultImageSettings); !errors.Is(err, ErrBadOption) {
+	if _, err := encodeImage(context.Background(), nil, "tiff", nil, defaultImageSettings); !errors.Is(err, ErrBadOption) {
 		t.Errorf("encoding tiff: got %v, want ErrBadOption", err)
 	}
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -17,23 +18,24 @@ import (
 	"strings"
 
 	"github.com/disintegration/imaging"
-	_ "golang.org/x/image/webp" // registers the WebP decoder (input only)
 )
 
 // The image steps (resize, crop, format, srcset) share the decoding and
 // encoding rules of this file.
 //
-// Input: JPEG, PNG, GIF (still images only), WebP, and BMP and TIFF. Before
-// any pixel is decoded, image.DecodeConfig reads the header and an image
-// over MaxImagePixels or MaxImageSide is refused with an error wrapping
+// Input: JPEG, PNG, GIF, WebP and AVIF (still images only), and BMP and
+// TIFF. Before any pixel is decoded, the header is read (image.DecodeConfig,
+// or the WebP and AVIF readers of webp.go and avif.go) and an image over
+// MaxImagePixels or MaxImageSide is refused with an error wrapping
 // ErrTooLarge, so that a small file claiming a huge size cannot exhaust
 // memory. A JPEG's EXIF orientation is applied on decoding, since the
 // output carries no metadata.
 //
-// Output: JPEG, PNG or GIF, chosen by the asset's media type; an image of
-// another type (WebP, BMP, TIFF) that a step has to re-encode is written as
-// PNG and its extension becomes ".png". Encoding uses fixed settings and
-// writes no metadata, so the same pixels give the same bytes:
+// Output: JPEG, PNG, GIF, WebP or AVIF, chosen by the asset's media type
+// (or the format and srcset steps' options); an image of another type
+// (BMP, TIFF) that a step has to re-encode is written as PNG and its
+// extension becomes ".png". Encoding uses fixed settings and writes no
+// metadata, so the same pixels give the same bytes:
 //   - JPEG: baseline, 4:2:0, quality DefaultJPEGQuality unless a step's
 //     quality option says otherwise; transparent pixels are flattened onto
 //     a background (white unless the format step's background option says
@@ -44,6 +46,11 @@ import (
 //     palette when the source was paletted, else onto the Plan 9 palette
 //     whose last entry is replaced by transparency when the image has any;
 //     pixels under half opacity become transparent, the others opaque.
+//   - WebP: lossy at DefaultWebPQuality unless an option says otherwise,
+//     lossless when asked or when the source is a lossless WebP; libwebp
+//     method 4; alpha is kept.
+//   - AVIF: 8-bit 4:2:0 at DefaultAVIFQuality and DefaultAVIFSpeed unless
+//     an option says otherwise; alpha is kept.
 //
 // An image step that would leave an image unchanged (already small enough,
 // a crop box covering the whole image) passes the original bytes through
@@ -72,14 +79,19 @@ var imageFormats = map[string]string{
 	"image/jpeg": "jpeg",
 	"image/png":  "png",
 	"image/gif":  "gif",
+	"image/webp": "webp",
+	"image/avif": "avif",
 }
 
 // formatExt is the extension given to a file renamed to a format.
-var formatExt = map[string]string{"jpeg": ".jpg", "png": ".png", "gif": ".gif"}
+var formatExt = map[string]string{"jpeg": ".jpg", "png": ".png", "gif": ".gif", "webp": ".webp", "avif": ".avif"}
 
-// readableFormats names the formats image.DecodeConfig knows here, for the
-// error about an unknown one.
-const readableFormats = "JPEG, PNG, GIF, WebP, BMP or TIFF"
+// formatValues is the values tag of options that name an output format.
+const formatValues = "jpeg|png|gif|webp|avif"
+
+// readableFormats names the formats that image steps decode, for the error
+// about an unknown one.
+const readableFormats = "JPEG, PNG, GIF, WebP, AVIF, BMP or TIFF"
 
 // anchors maps the anchor option's words to imaging's anchors.
 var anchors = map[string]imaging.Anchor{
@@ -114,6 +126,8 @@ type decodedImage struct {
 	img     image.Image
 	format  string        // as registered with package image: "jpeg", "png", …
 	palette color.Palette // the source palette, when it was paletted
+	// lossless is set for a lossless WebP, which a WebP output keeps so.
+	lossless bool
 }
 
 // checkImage reads the header of a's image and enforces the size bounds.
@@ -126,7 +140,7 @@ func checkImage(a *Asset) (image.Config, string, error) {
 	if t := a.MediaTypeOf(); t == "image/svg+xml" {
 		return fail(fmt.Errorf("%w: SVG is a vector format; image steps take raster images", ErrBadImage))
 	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(a.Data))
+	cfg, format, err := decodeConfig(a.Data)
 	switch {
 	case errors.Is(err, image.ErrFormat):
 		return fail(fmt.Errorf("%w: not a %s file", ErrBadImage, readableFormats))
@@ -138,12 +152,34 @@ func checkImage(a *Asset) (image.Config, string, error) {
 		return fail(fmt.Errorf("%w: %s of %d×%d pixels is over the limit of %d pixels and %d per side",
 			ErrTooLarge, format, cfg.Width, cfg.Height, MaxImagePixels, MaxImageSide))
 	}
-	if format == "gif" {
+	switch {
+	case format == "gif":
 		if n := gifFrames(a.Data); n > 1 {
 			return fail(fmt.Errorf("%w: animated GIF of %d frames; image steps take still images", errors.ErrUnsupported, n))
 		}
+	case format == "webp" && webpAnimated(a.Data):
+		return fail(fmt.Errorf("%w: animated WebP; image steps take still images", errors.ErrUnsupported))
+	case format == "avif" && avifSequence(a.Data):
+		return fail(fmt.Errorf("%w: AVIF image sequence; image steps take still images", errors.ErrUnsupported))
 	}
 	return cfg, format, nil
+}
+
+// decodeConfig reads the size and format of an image from its header.
+// WebP and AVIF go to their own readers (webp.go, avif.go) by their
+// signature, so that which decoder package image.DecodeConfig would pick
+// for them never depends on registration order; the others go through
+// image.DecodeConfig.
+func decodeConfig(data []byte) (image.Config, string, error) {
+	switch {
+	case isWebP(data):
+		cfg, err := decodeWebPConfig(data)
+		return cfg, "webp", err
+	case isAVIF(data):
+		cfg, err := decodeAVIFConfig(data)
+		return cfg, "avif", err
+	}
+	return image.DecodeConfig(bytes.NewReader(data))
 }
 
 // decodeImage checks a's image with checkImage, then decodes it and
@@ -160,11 +196,19 @@ func decodeImage(a *Asset) (_ *decodedImage, err error) {
 			err = &iofs.PathError{Op: "decode", Path: a.Path, Err: fmt.Errorf("%w: %s decoder failed: %v", ErrBadImage, format, p)}
 		}
 	}()
-	img, err := imaging.Decode(bytes.NewReader(a.Data), imaging.AutoOrientation(true))
+	var img image.Image
+	switch format {
+	case "webp":
+		img, err = decodeWebP(a.Data)
+	case "avif":
+		img, err = decodeAVIF(a.Data)
+	default:
+		img, err = imaging.Decode(bytes.NewReader(a.Data), imaging.AutoOrientation(true))
+	}
 	if err != nil {
 		return nil, &iofs.PathError{Op: "decode", Path: a.Path, Err: fmt.Errorf("%w: %v", ErrBadImage, err)}
 	}
-	d := &decodedImage{img: img, format: format}
+	d := &decodedImage{img: img, format: format, lossless: format == "webp" && webpIsLossless(a.Data)}
 	if p, ok := img.(*image.Paletted); ok {
 		d.palette = p.Palette
 	}
@@ -225,12 +269,55 @@ func gifFrames(data []byte) int {
 
 // imageSettings are the encoding settings of an image step.
 type imageSettings struct {
-	quality    int         // JPEG quality 1–100
-	background color.NRGBA // JPEG background for transparent pixels
+	quality      int         // JPEG quality 1–100
+	background   color.NRGBA // JPEG background for transparent pixels
+	webpQuality  int         // WebP quality 1–100
+	webpLossless bool        // WebP lossless, webpQuality then being the effort
+	avifQuality  int         // AVIF quality 1–100
+	avifSpeed    int         // AVIF encoder speed 1–10
 }
 
 // defaultImageSettings are the settings when no option changes them.
-var defaultImageSettings = imageSettings{quality: DefaultJPEGQuality, background: color.NRGBA{0xff, 0xff, 0xff, 0xff}}
+var defaultImageSettings = imageSettings{
+	quality:     DefaultJPEGQuality,
+	background:  color.NRGBA{0xff, 0xff, 0xff, 0xff},
+	webpQuality: DefaultWebPQuality,
+	avifQuality: DefaultAVIFQuality,
+	avifSpeed:   DefaultAVIFSpeed,
+}
+
+// encodeOptions are the encoding options of the image steps that write an
+// image in its own format, whichever that is (resize, crop, srcset). An
+// option for a format the step does not write is accepted and unused, so
+// that one rule can serve sources of several formats.
+type encodeOptions struct {
+	Quality      string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
+	WebPQuality  string `opt:"webp-quality" doc:"WebP quality from 1 to 100; default 75"`
+	WebPLossless bool   `opt:"webp-lossless" doc:"write WebP losslessly, webp-quality then being the effort; default false, lossless only for a lossless WebP source"`
+	AVIFQuality  string `opt:"avif-quality" doc:"AVIF quality from 1 to 100, 100 being lossless; default 60"`
+	AVIFSpeed    string `opt:"avif-speed" doc:"AVIF encoder speed from 1 (slowest, smallest) to 10; default 8"`
+}
+
+// settings returns the encoding settings that o gives. Errors wrap
+// ErrBadOption.
+func (o encodeOptions) settings() (imageSettings, error) {
+	s := defaultImageSettings
+	var err error
+	if s.quality, err = parseRange("quality", o.Quality, DefaultJPEGQuality, 1, 100); err != nil {
+		return s, err
+	}
+	if s.webpQuality, err = parseRange("webp-quality", o.WebPQuality, DefaultWebPQuality, 1, 100); err != nil {
+		return s, err
+	}
+	s.webpLossless = o.WebPLossless
+	if s.avifQuality, err = parseRange("avif-quality", o.AVIFQuality, DefaultAVIFQuality, 1, 100); err != nil {
+		return s, err
+	}
+	if s.avifSpeed, err = parseRange("avif-speed", o.AVIFSpeed, DefaultAVIFSpeed, 1, 10); err != nil {
+		return s, err
+	}
+	return s, nil
+}
 
 // outputFormat returns the format an image step writes for a, keeping a's
 // own format when it can be written, and the path the result gets.
@@ -251,9 +338,11 @@ func replaceExt(p, ext string) string {
 	return p + ext
 }
 
-// encodeImage writes img in format ("jpeg", "png" or "gif") with fixed
-// settings. src is the decoded original, whose palette a GIF reuses.
-func encodeImage(img image.Image, format string, src *decodedImage, s imageSettings) ([]byte, error) {
+// encodeImage writes img in format ("jpeg", "png", "gif", "webp" or
+// "avif") with fixed settings. src is the decoded original, whose palette
+// a GIF reuses. A WebP or AVIF encode returns ctx's error as soon as ctx
+// is done (see wasmEncode).
+func encodeImage(ctx context.Context, img image.Image, format string, src *decodedImage, s imageSettings) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
 	switch format {
@@ -264,6 +353,19 @@ func encodeImage(img image.Image, format string, src *decodedImage, s imageSetti
 		err = enc.Encode(&buf, eightBit(img))
 	case "gif":
 		err = gif.Encode(&buf, quantize(img, src), &gif.Options{NumColors: 256})
+	case "webp":
+		lossless := s.webpLossless || src != nil && src.lossless
+		data, err := wasmEncode(ctx, func() ([]byte, error) { return encodeWebP(img, s.webpQuality, lossless) })
+		if err != nil {
+			return nil, fmt.Errorf("encode webp: %w", err)
+		}
+		return data, nil
+	case "avif":
+		data, err := wasmEncode(ctx, func() ([]byte, error) { return encodeAVIF(img, s.avifQuality, s.avifSpeed) })
+		if err != nil {
+			return nil, fmt.Errorf("encode avif: %w", err)
+		}
+		return data, nil
 	default:
 		return nil, fmt.Errorf("%w: cannot write image format %q", ErrBadOption, format)
 	}
@@ -376,9 +478,9 @@ func hasAlpha(img image.Image) bool {
 
 // imageResult returns a copy of a holding img encoded in a's output format
 // (see outputFormat), with its size set and no stale encodings.
-func imageResult(a *Asset, img image.Image, src *decodedImage, s imageSettings) (*Asset, error) {
+func imageResult(ctx context.Context, a *Asset, img image.Image, src *decodedImage, s imageSettings) (*Asset, error) {
 	format, name := outputFormat(a)
-	data, err := encodeImage(img, format, src, s)
+	data, err := encodeImage(ctx, img, format, src, s)
 	if err != nil {
 		return nil, &iofs.PathError{Op: "encode", Path: a.Path, Err: err}
 	}
@@ -402,18 +504,24 @@ func passImage(a *Asset, src *decodedImage) *Asset {
 	return out
 }
 
-// parseQuality parses a quality option: "" is DefaultJPEGQuality, else a
-// whole number from 1 to 100. (The option is a string so that quality=0 is
-// an error rather than the default.)
+// parseQuality parses a JPEG quality option: "" is DefaultJPEGQuality, else
+// a whole number from 1 to 100. (The option is a string so that quality=0
+// is an error rather than the default.)
 func parseQuality(s string) (int, error) {
+	return parseRange("quality", s, DefaultJPEGQuality, 1, 100)
+}
+
+// parseRange parses the option name: "" is def, else a whole number from lo
+// to hi. Errors wrap ErrBadOption.
+func parseRange(name, s string, def, lo, hi int) (int, error) {
 	if s == "" {
-		return DefaultJPEGQuality, nil
+		return def, nil
 	}
-	q, err := strconv.Atoi(s)
-	if err != nil || q < 1 || q > 100 {
-		return 0, fmt.Errorf("%w: quality %q is not a whole number from 1 to 100", ErrBadOption, s)
+	v, err := strconv.Atoi(s)
+	if err != nil || v < lo || v > hi {
+		return 0, fmt.Errorf("%w: %s %q is not a whole number from %d to %d", ErrBadOption, name, s, lo, hi)
 	}
-	return q, nil
+	return v, nil
 }
 
 // parseColor parses a background option: "" is white, else RRGGBB in hex

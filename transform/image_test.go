@@ -13,6 +13,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	iofs "io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -292,7 +293,16 @@ func runStepProfile(t testing.TB, text string, p Profile, in ...*Asset) ([]*Asse
 // decodePixels decodes an encoded image to NRGBA.
 func decodePixels(t testing.TB, name string, data []byte) *image.NRGBA {
 	t.Helper()
-	img, _, err := image.Decode(bytes.NewReader(data))
+	var img image.Image
+	var err error
+	switch {
+	case isWebP(data):
+		img, err = decodeWebP(data)
+	case isAVIF(data):
+		img, err = decodeAVIF(data)
+	default:
+		img, _, err = image.Decode(bytes.NewReader(data))
+	}
 	if err != nil {
 		t.Fatalf("decode %s: %v", name, err)
 	}
@@ -342,6 +352,8 @@ func TestDecodeImage(t *testing.T) {
 		{"icon.gif", "gif", 64, 48, true},
 		{"rotated.jpg", "jpeg", 32, 48, false}, // orientation 6 applied
 		{"solid.webp", "webp", 12, 10, false},
+		{"small.webp", "webp", 64, 48, false},
+		{"small.avif", "avif", 64, 48, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -381,12 +393,16 @@ func TestDecodeImageErrors(t *testing.T) {
 	}{
 		{"truncated", loadImage(t, "truncated.jpg"), ErrBadImage, []string{"decode img/truncated.jpg:", "invalid JPEG format"}},
 		{"corrupt", loadImage(t, "corrupt.png"), ErrBadImage, []string{"decode img/corrupt.png:"}},
-		{"not an image", &Asset{Path: "notes.txt", Data: []byte("hello, world")}, ErrBadImage, []string{"decode notes.txt:", "not a JPEG, PNG, GIF, WebP, BMP or TIFF file"}},
+		{"not an image", &Asset{Path: "notes.txt", Data: []byte("hello, world")}, ErrBadImage, []string{"decode notes.txt:", "not a JPEG, PNG, GIF, WebP, AVIF, BMP or TIFF file"}},
 		{"svg", &Asset{Path: "logo.svg", Data: []byte("<svg/>")}, ErrBadImage, []string{"logo.svg", "vector"}},
 		{"empty", &Asset{Path: "empty.png", Data: nil}, ErrBadImage, []string{"empty.png"}},
 		{"bomb", loadImage(t, "bomb.png"), ErrTooLarge, []string{"decode img/bomb.png:", "100000×100000 pixels", "50000000"}},
 		{"wide", loadImage(t, "wide.png"), ErrTooLarge, []string{"img/wide.png", "30000×10", "16384 per side"}},
 		{"animated", loadImage(t, "anim.gif"), errors.ErrUnsupported, []string{"img/anim.gif", "animated GIF of 2 frames"}},
+		{"webp bomb", loadImage(t, "bomb.webp"), ErrTooLarge, []string{"decode img/bomb.webp:", "webp of 16384×16384 pixels"}},
+		{"avif bomb", loadImage(t, "bomb.avif"), ErrTooLarge, []string{"decode img/bomb.avif:", "avif of 10000×10000 pixels"}},
+		{"truncated avif", &Asset{Path: "cut.avif", Data: loadImage(t, "small.avif").Data[:200]}, ErrBadImage, []string{"decode cut.avif:"}},
+		{"truncated webp", &Asset{Path: "cut.webp", Data: loadImage(t, "small.webp").Data[:100]}, ErrBadImage, []string{"decode cut.webp:"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -522,4 +538,51 @@ func FuzzDecodeImage(f *testing.F) {
 			t.Errorf("decoded %v, over the bounds", b.Size())
 		}
 	})
+}
+
+// psnr is the peak signal-to-noise ratio, in decibels, of b against a
+// (+Inf when they are equal), over premultiplied R, G, B and A: what a
+// viewer sees on a black background, so that the color of a nearly
+// transparent pixel weighs as little as it shows. a and b must have the
+// same bounds.
+func psnr(a, b *image.NRGBA) float64 {
+	var sum float64
+	for i := 0; i < len(a.Pix); i += 4 {
+		for c := 0; c < 4; c++ {
+			x, y := float64(a.Pix[i+c]), float64(b.Pix[i+c])
+			if c < 3 {
+				x, y = x*float64(a.Pix[i+3])/255, y*float64(b.Pix[i+3])/255
+			}
+			sum += (x - y) * (x - y)
+		}
+	}
+	if sum == 0 {
+		return math.Inf(1)
+	}
+	return 10 * math.Log10(255*255/(sum/float64(len(a.Pix))))
+}
+
+// checkGoldenClose compares the pixels of a lossily encoded image with
+// those of the PNG testdata/golden/name by size and by a PSNR of at least
+// minPSNR decibels: the WebP and AVIF encoders may change their bytes
+// from one version to the next, within the quality their settings ask
+// for. Under -update it writes the PNG.
+func checkGoldenClose(t *testing.T, name string, data []byte, minPSNR float64) {
+	t.Helper()
+	got := decodePixels(t, name, data)
+	if golden.Updating() {
+		var buf bytes.Buffer
+		if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, got); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, name, buf.Bytes())
+		return
+	}
+	want := decodePixels(t, name, golden.Read(t, name))
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("%s: got %v pixels, golden has %v", name, got.Bounds().Size(), want.Bounds().Size())
+	}
+	if p := psnr(want, got); p < minPSNR {
+		t.Errorf("%s: PSNR against the golden image is %.1f dB, want at least %.1f (go test ./transform -update refreshes it)", name, p, minPSNR)
+	}
 }

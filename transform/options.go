@@ -80,7 +80,7 @@ func documentOptions(t reflect.Type) []OptionDoc {
 // decodeOptions sets the fields of the struct that dst points to from the
 // options of spec. Errors wrap ErrBadOption and name the step, option and
 // column.
-func decodeOptions(spec StepSpec, dst any) error {
+func decodeOptions(spec stepSpec, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	fields := make(map[string]reflect.StructField)
 	var known []string
@@ -183,7 +183,7 @@ func canonicalSpec(name string, opts any) string {
 	if v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
-	spec := StepSpec{Name: name}
+	spec := stepSpec{Name: name}
 	if v.Kind() == reflect.Struct {
 		for _, f := range optionFields(v.Type()) {
 			key, fv := f.Tag.Get("opt"), v.FieldByIndex(f.Index)
@@ -191,7 +191,7 @@ func canonicalSpec(name string, opts any) string {
 				continue
 			}
 			for _, item := range optionItems(fv) {
-				spec.Options = append(spec.Options, StepOption{Key: key, Value: item, Quoted: isList(f.Type) && strings.Contains(item, "+")})
+				spec.Options = append(spec.Options, stepOption{Key: key, Value: item, Quoted: isList(f.Type) && strings.Contains(item, "+")})
 			}
 		}
 	}

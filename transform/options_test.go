@@ -19,7 +19,7 @@ type sampleOptions struct {
 
 func decodeSample(t *testing.T, text string) (sampleOptions, error) {
 	t.Helper()
-	spec, err := ParseStep(text)
+	spec, err := parseStep(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +52,10 @@ func TestDecodeOptionsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			spec, err := ParseStep(tt.text)
+			spec, err := parseStep(tt.text)
 			if tt.msg == "" {
 				if err == nil {
-					t.Fatalf("ParseStep(%q) accepted it", tt.text)
+					t.Fatalf("parseStep(%q) accepted it", tt.text)
 				}
 				return
 			}
@@ -80,7 +80,7 @@ func TestCanonicalSpec(t *testing.T) {
 	if want := "s:define=A:1,define=B:2,fit=cover,widths=2,widths=1"; ca != want {
 		t.Fatalf("canonical = %q, want %q", ca, want)
 	}
-	spec, err := ParseStep(ca)
+	spec, err := parseStep(ca)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,12 @@ type BoundStep struct {
 // NewStep parses text in the step language and builds the step. Errors are
 // a *SyntaxError, or wrap ErrUnknownStep or ErrBadOption.
 func NewStep(text string) (*BoundStep, error) {
-	spec, err := ParseStep(text)
+	return newStep(text, ChainOptions{})
+}
+
+// newStep is NewStep with the chain options o applied.
+func newStep(text string, o ChainOptions) (*BoundStep, error) {
+	spec, err := parseStep(text)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +96,9 @@ func NewStep(text string) (*BoundStep, error) {
 	registryMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("%w %q%s", ErrUnknownStep, spec.Name, suggestStep(spec.Name))
+	}
+	if o.Sourcemaps && takesOption(def, "sourcemap") && !spec.has("sourcemap") {
+		spec.Options = append(spec.Options, stepOption{Key: "sourcemap", Value: "external"})
 	}
 	opts := reflect.New(def.optionsType)
 	if err := decodeOptions(spec, opts.Interface()); err != nil {
@@ -107,6 +115,16 @@ func NewStep(text string) (*BoundStep, error) {
 		Canonical: canonicalSpec(def.Name, opts.Interface()),
 		Step:      step,
 	}, nil
+}
+
+// takesOption reports whether a step has the option key.
+func takesOption(def *definition, key string) bool {
+	for _, o := range def.Options {
+		if o.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // suggestStep returns " (did you mean X?)" for the registered name closest

@@ -16,11 +16,11 @@ type resizeOptions struct {
 	Anchor  string `opt:"anchor" values:"center|top|bottom|left|right|topleft|topright|bottomleft|bottomright" doc:"what fit=cover keeps when it crops; default center"`
 	Filter  string `opt:"filter" values:"lanczos|catmullrom|linear|box|nearest" doc:"resampling filter; default lanczos"`
 	Upscale bool   `opt:"upscale" doc:"enlarge images smaller than the box; default false, never enlarge"`
-	Quality string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
+	encodeOptions
 }
 
 func init() {
-	Register("resize", "1", "scale images to a width, a height or a box", Content, newResize)
+	Register("resize", "2", "scale images to a width, a height or a box", Content, newResize)
 }
 
 // resizeStep scales each image asset; see resizeStep.box for the sizes.
@@ -54,12 +54,10 @@ func newResize(o resizeOptions) (Step, error) {
 	if o.Anchor != "" && o.Fit != "cover" {
 		return nil, fmt.Errorf("%w: anchor applies only with fit=cover", ErrBadOption)
 	}
-	q, err := parseQuality(o.Quality)
+	s, err := o.settings()
 	if err != nil {
 		return nil, err
 	}
-	s := defaultImageSettings
-	s.quality = q
 	return &resizeStep{
 		width: o.Width, height: o.Height, fit: o.Fit,
 		anchor: anchors[o.Anchor], filter: filters[o.Filter],
@@ -69,7 +67,7 @@ func newResize(o resizeOptions) (Step, error) {
 
 // Run resizes every asset; each must be an image.
 func (s *resizeStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
-	return EachAsset(func(_ *Context, a *Asset) ([]*Asset, error) {
+	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
 			return nil, err
@@ -88,7 +86,7 @@ func (s *resizeStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 		} else {
 			dst = imaging.Resize(src.img, w, h, s.filter)
 		}
-		out, err := imageResult(a, dst, src, s.settings)
+		out, err := imageResult(ctx, a, dst, src, s.settings)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ func TestResize(t *testing.T) {
 		{"fill", "resize:width=100,height=100,fit=fill,filter=linear", "photo.jpg", "img/photo.jpg", 100, 100, "image/resize-fill.png"},
 		{"gif keeps palette", "resize:width=32,filter=nearest", "icon.gif", "img/icon.gif", 32, 24, "image/resize-icon.png"},
 		{"orientation", "resize:height=24,filter=box", "rotated.jpg", "img/rotated.jpg", 16, 24, "image/resize-rotated.png"},
-		{"webp becomes png", "resize:width=6", "solid.webp", "img/solid.png", 6, 5, "image/resize-webp.png"},
+		{"lossless webp stays lossless webp", "resize:width=6", "solid.webp", "img/solid.webp", 6, 5, "image/resize-webp.png"},
 		{"upscale", "resize:width=300,upscale=true", "alpha.png", "img/alpha.png", 300, 225, "image/resize-upscale.png"},
 		{"cover without upscale crops", "resize:width=300,height=300,fit=cover", "alpha.png", "img/alpha.png", 150, 150, "image/resize-cover-noupscale.png"},
 		{"fill without upscale squeezes", "resize:width=400,height=150,fit=fill", "alpha.png", "img/alpha.png", 200, 75, "image/resize-fill-noupscale.png"},

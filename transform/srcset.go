@@ -2,6 +2,8 @@ package transform
 
 import (
 	"fmt"
+	"image"
+	iofs "io/fs"
 	"math"
 	"path"
 	"slices"
@@ -13,26 +15,33 @@ import (
 
 // srcsetOptions are the options of the srcset step.
 type srcsetOptions struct {
-	Widths       []int  `opt:"widths" doc:"the widths to make, in pixels (required), such as 400+800+1200"`
-	Upscale      bool   `opt:"upscale" doc:"also make widths larger than the original, enlarging it; default false, skip them"`
-	KeepOriginal bool   `opt:"keep-original" doc:"also pass the original through unchanged; default false, drop it"`
-	Filter       string `opt:"filter" values:"lanczos|catmullrom|linear|box|nearest" doc:"resampling filter; default lanczos"`
-	Quality      string `opt:"quality" doc:"JPEG quality from 1 to 100; default 85"`
+	Widths       []int    `opt:"widths" doc:"the widths to make, in pixels (required), such as 400+800+1200"`
+	Formats      []string `opt:"formats" values:"jpeg|png|gif|webp|avif" doc:"the formats to write each width in, such as avif+webp+jpeg; default the source's own (PNG for BMP and TIFF)"`
+	Upscale      bool     `opt:"upscale" doc:"also make widths larger than the original, enlarging it; default false, skip them"`
+	KeepOriginal bool     `opt:"keep-original" doc:"also pass the original through unchanged; default false, drop it"`
+	Filter       string   `opt:"filter" values:"lanczos|catmullrom|linear|box|nearest" doc:"resampling filter; default lanczos"`
+	encodeOptions
 }
 
 func init() {
-	Register("srcset", "1", "make one image per width (hero-400w.jpg, hero-800w.jpg…) for <img srcset>", Content, newSrcset)
+	Register("srcset", "2", "make one image per width and format (hero-400w.avif, hero-400w.jpg…) for <img srcset> and <picture>", Content, newSrcset)
 }
 
 // srcsetStep makes, from each image asset "dir/name.ext", one asset
-// "dir/name-<W>w.ext" per width W, ascending, each keeping the aspect
-// ratio and having Source set to the original's source. Widths larger than
-// the original are skipped unless upscale is set; if that skips them all,
-// one asset at the original width is made, so the set is never empty. A
-// width equal to the original's carries the original bytes. With
+// "dir/name-<W>w.<ext>" per width W and format, by ascending width and, for
+// each width, in the order of the formats option; each keeps the aspect
+// ratio and has Source set to the original's source, which is how the
+// runtime's srcset and picture template functions find them. A format other
+// than the source's own gets that format's extension (".avif", ".webp",
+// ".jpg", ".png", ".gif"); without the formats option each width is written
+// in the source's own format (PNG for BMP and TIFF). Widths larger than the
+// original are skipped unless upscale is set; if that skips them all, the
+// original width is made, so the set is never empty. A width equal to the
+// original's, in the source's own format, carries the original bytes. With
 // keep-original the original comes first, unchanged.
 type srcsetStep struct {
-	widths       []int // ascending, distinct
+	widths       []int    // ascending, distinct
+	formats      []string // distinct; nil for the source's own
 	upscale      bool
 	keepOriginal bool
 	filter       imaging.ResampleFilter
@@ -55,16 +64,24 @@ func newSrcset(o srcsetOptions) (Step, error) {
 			return nil, fmt.Errorf("%w: width %d is given twice", ErrBadOption, w)
 		}
 	}
-	s := &srcsetStep{widths: widths, upscale: o.Upscale, keepOriginal: o.KeepOriginal, filter: filters[o.Filter], settings: defaultImageSettings}
+	for i, f := range o.Formats {
+		if slices.Contains(o.Formats[:i], f) {
+			return nil, fmt.Errorf("%w: format %s is given twice", ErrBadOption, f)
+		}
+	}
+	s := &srcsetStep{widths: widths, formats: o.Formats, upscale: o.Upscale, keepOriginal: o.KeepOriginal, filter: filters[o.Filter]}
 	var err error
-	if s.settings.quality, err = parseQuality(o.Quality); err != nil {
+	if s.settings, err = o.settings(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// Run makes the widths of every asset; each must be an image.
+// Run makes the widths and formats of every asset; each must be an image.
 func (s *srcsetStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
+	if len(in) > 0 {
+		warmEncoders(s.formats...)
+	}
 	return EachAsset(func(ctx *Context, a *Asset) ([]*Asset, error) {
 		src, err := decodeImage(a)
 		if err != nil {
@@ -87,26 +104,57 @@ func (s *srcsetStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 		if source == "" {
 			source = a.Path
 		}
+		own := imageFormats[a.MediaTypeOf()] // "" for BMP and TIFF
+		formats := s.formats
+		if formats == nil {
+			formats = []string{own}
+		}
 		for _, w := range widths {
-			if err := ctx.Err(); err != nil {
+			h := max(1, int(math.Round(float64(srcH)*float64(w)/float64(srcW))))
+			if w == srcW {
+				h = srcH
+			} else if err := checkOutputSize(a, w, h); err != nil {
 				return nil, err
 			}
-			var v *Asset
-			if w == srcW {
-				v = orig.Clone()
-			} else {
-				h := max(1, int(math.Round(float64(srcH)*float64(w)/float64(srcW))))
-				if err := checkOutputSize(a, w, h); err != nil {
+			var img image.Image // at width w, made once for all formats
+			for _, f := range formats {
+				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				if v, err = imageResult(a, imaging.Resize(src.img, w, h, s.filter), src, s.settings); err != nil {
-					return nil, err
+				var v *Asset
+				switch {
+				case w == srcW && f == own:
+					v = orig.Clone()
+				default:
+					if img == nil {
+						img = src.img
+						if w != srcW {
+							img = imaging.Resize(src.img, w, h, s.filter)
+						}
+					}
+					format, name := f, a.Path
+					switch {
+					case f == "":
+						format, name = outputFormat(a)
+					case f != own:
+						name = replaceExt(a.Path, formatExt[f])
+					}
+					data, err := encodeImage(ctx, img, format, src, s.settings)
+					if err != nil {
+						return nil, &iofs.PathError{Op: "encode", Path: a.Path, Err: err}
+					}
+					v = a.Clone()
+					if name != a.Path {
+						v.Path, v.Type = name, ""
+					}
+					v.Data = data
+					v.Width, v.Height = w, h
 				}
+				v.Path = widthName(v.Path, w)
+				v.Source = source
+				v.Encodings = nil
+				out = append(out, v)
 			}
-			v.Path = widthName(v.Path, w)
-			v.Source = source
-			v.Encodings = nil
-			out = append(out, v)
 		}
 		return out, nil
 	}).Run(ctx, in)

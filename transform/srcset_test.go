@@ -35,8 +35,8 @@ func TestSrcset(t *testing.T) {
 		{"upscale", "srcset:widths=300,upscale=true,filter=linear", "alpha.png", []want{
 			{"img/alpha-300w.png", 300, 225, "image/srcset-alpha-300w.png"},
 		}},
-		{"webp", "srcset:widths=6+12", "solid.webp", []want{
-			{"img/solid-6w.png", 6, 5, "image/srcset-webp-6w.png"},
+		{"lossless webp", "srcset:widths=6+12", "solid.webp", []want{
+			{"img/solid-6w.webp", 6, 5, "image/srcset-webp-6w.png"},
 			{"img/solid-12w.webp", 12, 10, ""},
 		}},
 	}
@@ -78,6 +78,11 @@ func TestSrcsetBadOptions(t *testing.T) {
 		{"srcset:widths=400+big", `"big" is not a whole number`},
 		{"srcset:widths=400,quality=0", `quality "0"`},
 		{"srcset:widths=400,keep-original=yes", "not true or false"},
+		{"srcset:widths=400,formats=avif+avif", "format avif is given twice"},
+		{"srcset:widths=400,formats=avif+heic", `"heic" is not one of jpeg, png, gif, webp, avif`},
+		{"srcset:widths=400,avif-speed=11", `avif-speed "11" is not a whole number from 1 to 10`},
+		{"srcset:widths=400,webp-quality=0", `webp-quality "0"`},
+		{"srcset:widths=400,avif-quality=x", `avif-quality "x"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.step, func(t *testing.T) {
@@ -98,6 +103,15 @@ func TestSrcsetCanonical(t *testing.T) {
 	if a.Canonical != b.Canonical {
 		t.Errorf("canonical forms differ: %q and %q", a.Canonical, b.Canonical)
 	}
+	// The options of the shared encoding group are the step's own, and
+	// the order of formats, which orders the output, is kept.
+	c, err := NewStep("srcset:widths=400,webp-quality=50,formats=webp+jpeg,avif-speed=6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "srcset:avif-speed=6,formats=webp,formats=jpeg,webp-quality=50,widths=400"; c.Canonical != want {
+		t.Errorf("canonical form %q, want %q", c.Canonical, want)
+	}
 }
 
 func TestWidthName(t *testing.T) {
@@ -117,5 +131,55 @@ func TestSrcsetErrors(t *testing.T) {
 	_, err := runStep(t, "srcset:widths=400", loadImage(t, "bomb.png"))
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "img/bomb.png") {
 		t.Errorf("got %v, want ErrTooLarge naming img/bomb.png", err)
+	}
+}
+
+// TestSrcsetFormats checks that formats gives one image per width and
+// format, by width then in the order given, each in the format its name
+// says, the source's own format at its own width passing through.
+func TestSrcsetFormats(t *testing.T) {
+	skipAVIFUnderRace(t)
+	in := loadImage(t, "small.webp")
+	in.Source = "src/small.webp"
+	out, err := runStep(t, "srcset:widths=32+64,formats=avif+webp+jpeg,quality=70", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		path          string
+		typ           string
+		width, height int
+	}{
+		{"img/small-32w.avif", "image/avif", 32, 24},
+		{"img/small-32w.webp", "image/webp", 32, 24},
+		{"img/small-32w.jpg", "image/jpeg", 32, 24},
+		{"img/small-64w.avif", "image/avif", 64, 48},
+		{"img/small-64w.webp", "image/webp", 64, 48},
+		{"img/small-64w.jpg", "image/jpeg", 64, 48},
+	}
+	if len(out) != len(want) {
+		t.Fatalf("got %d assets, want %d", len(out), len(want))
+	}
+	source := decodePixels(t, in.Path, in.Data)
+	for i, w := range want {
+		a := out[i]
+		if a.Path != w.path || a.MediaTypeOf() != w.typ || a.Width != w.width || a.Height != w.height || a.Source != in.Source {
+			t.Errorf("asset %d: got %s %s %d×%d from %s, want %s %s %d×%d from %s",
+				i, a.Path, a.MediaTypeOf(), a.Width, a.Height, a.Source, w.path, w.typ, w.width, w.height, in.Source)
+			continue
+		}
+		checkFormat(t, a)
+		got := decodePixels(t, a.Path, a.Data)
+		if got.Bounds().Dx() != w.width || got.Bounds().Dy() != w.height {
+			t.Errorf("%s: image is %v", a.Path, got.Bounds().Size())
+		}
+		if w.width == 64 {
+			if p := psnr(source, got); p < 28 {
+				t.Errorf("%s: PSNR against the source is %.1f dB, want at least 28", a.Path, p)
+			}
+		}
+	}
+	if !bytes.Equal(out[4].Data, in.Data) {
+		t.Errorf("%s: the original bytes were not passed through", out[4].Path)
 	}
 }

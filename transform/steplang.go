@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// A StepSpec is a parsed step: a name and its options as written.
+// A stepSpec is a parsed step: a name and its options as written.
 //
 // The step language is the one spelling of a step used by the CLI (--step),
 // the project file and Bazel attributes:
@@ -22,13 +22,13 @@ import (
 // `bundle:define="process.env.NODE_ENV:\"production\""`. An option that takes a
 // list is given by repeating its key or, in a bare value, by joining items
 // with "+". Keys may appear once unless the option is a list.
-type StepSpec struct {
+type stepSpec struct {
 	Name    string
-	Options []StepOption
+	Options []stepOption
 }
 
-// A StepOption is one key=value of a StepSpec.
-type StepOption struct {
+// A stepOption is one key=value of a stepSpec.
+type stepOption struct {
 	Key, Value string
 	Quoted     bool // the value was quoted, so it is one item even in a list
 	Column     int  // 1-based byte column of the key in the step text
@@ -45,8 +45,8 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("step %q: column %d: %s", e.Text, e.Column, e.Msg)
 }
 
-// ParseStep parses one step in the step language. Errors are *SyntaxError.
-func ParseStep(text string) (StepSpec, error) {
+// parseStep parses one step in the step language. Errors are *SyntaxError.
+func parseStep(text string) (stepSpec, error) {
 	p := stepParser{text: text}
 	return p.parse()
 }
@@ -60,8 +60,8 @@ func (p *stepParser) fail(pos int, format string, args ...any) error {
 	return &SyntaxError{Text: p.text, Column: pos + 1, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *stepParser) parse() (StepSpec, error) {
-	var spec StepSpec
+func (p *stepParser) parse() (stepSpec, error) {
+	var spec stepSpec
 	name, err := p.ident("step name")
 	if err != nil {
 		return spec, err
@@ -109,14 +109,14 @@ func (p *stepParser) ident(what string) (string, error) {
 	return p.text[start:p.pos], nil
 }
 
-func (p *stepParser) option() (StepOption, error) {
+func (p *stepParser) option() (stepOption, error) {
 	col := p.pos + 1
 	key, err := p.ident("option name")
 	if err != nil {
-		return StepOption{}, err
+		return stepOption{}, err
 	}
 	if p.pos == len(p.text) || p.text[p.pos] != '=' {
-		return StepOption{}, p.fail(p.pos, "expected '=' after option name %q", key)
+		return stepOption{}, p.fail(p.pos, "expected '=' after option name %q", key)
 	}
 	p.pos++
 	if p.pos < len(p.text) && p.text[p.pos] == '"' {
@@ -127,15 +127,15 @@ func (p *stepParser) option() (StepOption, error) {
 		p.pos++
 	}
 	if p.pos == start {
-		return StepOption{}, p.fail(p.pos, "expected a value for option %q", key)
+		return stepOption{}, p.fail(p.pos, "expected a value for option %q", key)
 	}
 	if p.pos < len(p.text) && p.text[p.pos] != ',' {
-		return StepOption{}, p.fail(p.pos, "unexpected %q in value of %q (quote the value)", p.text[p.pos], key)
+		return stepOption{}, p.fail(p.pos, "unexpected %q in value of %q (quote the value)", p.text[p.pos], key)
 	}
-	return StepOption{Key: key, Value: p.text[start:p.pos], Column: col}, nil
+	return stepOption{Key: key, Value: p.text[start:p.pos], Column: col}, nil
 }
 
-func (p *stepParser) quoted(key string, col int) (StepOption, error) {
+func (p *stepParser) quoted(key string, col int) (stepOption, error) {
 	start := p.pos
 	p.pos++
 	for p.pos < len(p.text) && p.text[p.pos] != '"' {
@@ -145,19 +145,29 @@ func (p *stepParser) quoted(key string, col int) (StepOption, error) {
 		p.pos++
 	}
 	if p.pos >= len(p.text) {
-		return StepOption{}, p.fail(start, "unterminated quoted value of %q", key)
+		return stepOption{}, p.fail(start, "unterminated quoted value of %q", key)
 	}
 	p.pos++
 	v, err := strconv.Unquote(p.text[start:p.pos])
 	if err != nil {
-		return StepOption{}, p.fail(start, "bad quoted value of %q: %v", key, err)
+		return stepOption{}, p.fail(start, "bad quoted value of %q: %v", key, err)
 	}
-	return StepOption{Key: key, Value: v, Quoted: true, Column: col}, nil
+	return stepOption{Key: key, Value: v, Quoted: true, Column: col}, nil
 }
 
-// String formats the spec in the step language; ParseStep of the result
+// String formats the spec in the step language; parseStep of the result
 // gives back an equal spec (columns aside).
-func (s StepSpec) String() string {
+// has reports whether the spec gives the option key.
+func (s stepSpec) has(key string) bool {
+	for _, o := range s.Options {
+		if o.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (s stepSpec) String() string {
 	var b strings.Builder
 	b.WriteString(s.Name)
 	for i, o := range s.Options {

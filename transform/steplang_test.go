@@ -9,27 +9,27 @@ import (
 func TestParseStep(t *testing.T) {
 	tests := []struct {
 		name, text string
-		want       StepSpec
+		want       stepSpec
 	}{
-		{"bare name", "minify", StepSpec{Name: "minify"}},
-		{"one option", "resize:width=800", StepSpec{Name: "resize", Options: []StepOption{{Key: "width", Value: "800", Column: 8}}}},
-		{"two options", "resize:width=800,fit=cover", StepSpec{Name: "resize", Options: []StepOption{
+		{"bare name", "minify", stepSpec{Name: "minify"}},
+		{"one option", "resize:width=800", stepSpec{Name: "resize", Options: []stepOption{{Key: "width", Value: "800", Column: 8}}}},
+		{"two options", "resize:width=800,fit=cover", stepSpec{Name: "resize", Options: []stepOption{
 			{Key: "width", Value: "800", Column: 8}, {Key: "fit", Value: "cover", Column: 18}}}},
-		{"list with plus", "srcset:widths=400+800", StepSpec{Name: "srcset", Options: []StepOption{{Key: "widths", Value: "400+800", Column: 8}}}},
-		{"quoted value", `bundle:define="a,b \"c\""`, StepSpec{Name: "bundle", Options: []StepOption{{Key: "define", Value: `a,b "c"`, Quoted: true, Column: 8}}}},
-		{"names with digits and dashes", "x2:keep-end_tags=true", StepSpec{Name: "x2", Options: []StepOption{{Key: "keep-end_tags", Value: "true", Column: 4}}}},
-		{"colon inside value", "bundle:define=DEBUG:false", StepSpec{Name: "bundle", Options: []StepOption{{Key: "define", Value: "DEBUG:false", Column: 8}}}},
+		{"list with plus", "srcset:widths=400+800", stepSpec{Name: "srcset", Options: []stepOption{{Key: "widths", Value: "400+800", Column: 8}}}},
+		{"quoted value", `bundle:define="a,b \"c\""`, stepSpec{Name: "bundle", Options: []stepOption{{Key: "define", Value: `a,b "c"`, Quoted: true, Column: 8}}}},
+		{"names with digits and dashes", "x2:keep-end_tags=true", stepSpec{Name: "x2", Options: []stepOption{{Key: "keep-end_tags", Value: "true", Column: 4}}}},
+		{"colon inside value", "bundle:define=DEBUG:false", stepSpec{Name: "bundle", Options: []stepOption{{Key: "define", Value: "DEBUG:false", Column: 8}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseStep(tt.text)
+			got, err := parseStep(tt.text)
 			if err != nil {
-				t.Fatalf("ParseStep(%q): %v", tt.text, err)
+				t.Fatalf("parseStep(%q): %v", tt.text, err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("ParseStep(%q) = %+v, want %+v", tt.text, got, tt.want)
+				t.Fatalf("parseStep(%q) = %+v, want %+v", tt.text, got, tt.want)
 			}
-			again, err := ParseStep(got.String())
+			again, err := parseStep(got.String())
 			if err != nil || again.String() != got.String() {
 				t.Fatalf("String() %q does not read back: %+v, %v", got.String(), again, err)
 			}
@@ -55,13 +55,13 @@ func TestParseStepErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseStep(tt.text)
+			_, err := parseStep(tt.text)
 			var se *SyntaxError
 			if !errors.As(err, &se) {
-				t.Fatalf("ParseStep(%q) error = %v, want *SyntaxError", tt.text, err)
+				t.Fatalf("parseStep(%q) error = %v, want *SyntaxError", tt.text, err)
 			}
 			if se.Column != tt.column || se.Msg != tt.msg {
-				t.Fatalf("ParseStep(%q) = column %d %q, want column %d %q", tt.text, se.Column, se.Msg, tt.column, tt.msg)
+				t.Fatalf("parseStep(%q) = column %d %q, want column %d %q", tt.text, se.Column, se.Msg, tt.column, tt.msg)
 			}
 		})
 	}
@@ -72,17 +72,30 @@ func FuzzParseStep(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		spec, err := ParseStep(text)
+		spec, err := parseStep(text)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Column < 1 || se.Column > len(text)+1 {
-				t.Fatalf("ParseStep(%q): bad error %v", text, err)
+				t.Fatalf("parseStep(%q): bad error %v", text, err)
 			}
 			return
 		}
-		again, err := ParseStep(spec.String())
+		again, err := parseStep(spec.String())
 		if err != nil || again.String() != spec.String() {
 			t.Fatalf("round trip of %q: %q gives %+v, %v", text, spec.String(), again, err)
 		}
 	})
+}
+
+// TestParseChainSourcemaps: the Sourcemaps option gives sourcemap=external
+// to the steps that take it and were not given one, and to no other.
+func TestParseChainSourcemaps(t *testing.T) {
+	chain, err := ParseChainOptions([]string{"bundle:minify=true", "typescript:sourcemap=inline", "minify", "gzip"}, ChainOptions{Sourcemaps: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "bundle:minify=true,sourcemap=external | typescript:sourcemap=inline | minify | gzip"
+	if got := chain.String(); got != want {
+		t.Errorf("chain %q, want %q", got, want)
+	}
 }

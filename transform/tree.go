@@ -46,15 +46,37 @@ type TreeUpdate struct {
 // manifest is refused with ErrNotTree, so that a mistaken path never
 // deletes sources.
 func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
+	return r.prepareTree(dir, dir)
+}
+
+// WriteTreeFrom writes the result as a new tree at dir, which must not
+// exist, hard-linking every file that the tree from (an earlier result's
+// tree) holds with the same bytes, so that a rebuild in which little
+// changed copies little: dev mode writes each build this way beside the
+// one it replaces.
+func (r *Result) WriteTreeFrom(dir, from string) error {
+	if _, err := os.Lstat(dir); err == nil {
+		return fmt.Errorf("writing %s: %w", dir, os.ErrExist)
+	}
+	u, err := r.prepareTree(dir, from)
+	if err != nil {
+		return err
+	}
+	return u.Commit()
+}
+
+// prepareTree is PrepareTree with the files of the tree linkFrom linked
+// where they have the bytes needed.
+func (r *Result) prepareTree(dir, linkFrom string) (*TreeUpdate, error) {
 	manifest, err := EncodeManifest(r.Manifest)
 	if err != nil {
 		return nil, err
 	}
-	old, err := readTree(dir)
+	old, err := readTree(linkFrom)
 	if err != nil {
 		return nil, err
 	}
-	if old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
+	if linkFrom == dir && old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
 		return &TreeUpdate{dir: dir, manifest: manifest}, dirswap.Clean(dir)
 	}
 	tmp, err := dirswap.Temp(dir)
@@ -62,7 +84,7 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 		return nil, err
 	}
 	u := &TreeUpdate{dir: dir, tmp: tmp, manifest: manifest}
-	if err := r.fill(tmp, dir, old, manifest); err != nil {
+	if err := r.fill(tmp, linkFrom, old, manifest); err != nil {
 		u.Discard()
 		return nil, err
 	}

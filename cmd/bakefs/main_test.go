@@ -43,6 +43,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no inputs", []string{"transform", "--out", "x", "--step", "minify"}, "no inputs"},
 		{"bad file flag", []string{"transform", "--out", "x", "--file", "nopath"}, `--file "nopath": want LOGICAL=PATH`},
 		{"escaping logical path", []string{"transform", "--out", "x", "--file", "../a.js=a.js"}, `logical path "../a.js" is not valid`},
+		{"non-UTF-8 logical path", []string{"transform", "--out", "x", "--file", "a\xff.js=a.js"}, `logical path "a\xff.js" is not UTF-8`},
 		{"embed missing flags", []string{"embed", "--tree", "x"}, "embed: --tree, --out and --package are required"},
 		{"steps unknown", []string{"steps", "nope"}, `steps: no step named "nope"`},
 	}

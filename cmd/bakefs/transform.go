@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	bfs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/transform"
@@ -139,6 +140,9 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 	var jobs []*transform.Job
 	seen := make(map[string]string)
 	add := func(j *transform.Job, from string) error {
+		if !utf8.ValidString(j.Path) {
+			return usageError("%s: logical path %q is not UTF-8: io/fs names, URLs and //go:embed need UTF-8 names", from, j.Path)
+		}
 		if !fs.ValidPath(j.Path) || j.Path == "." {
 			return usageError("%s: logical path %q is not valid (relative, slash-separated, no . or .. elements)", from, j.Path)
 		}

@@ -33,7 +33,9 @@ func TestApp(t *testing.T) {
 			wantBody: []string{
 				`<script type="module" src="/static/js/app\.[0-9a-f]{10}\.js" integrity="sha384-`,
 				`<link rel="stylesheet" href="/static/js/app\.[0-9a-f]{10}\.css" integrity="sha384-`,
-				`srcset="/static/img/lake-480w\.[0-9a-f]{10}\.jpg 480w, /static/img/lake-960w\.[0-9a-f]{10}\.jpg 960w, /static/img/lake-1600w\.[0-9a-f]{10}\.jpg 1600w, /static/img/lake-2400w\.[0-9a-f]{10}\.jpg 2400w"`,
+				`<picture><source type="image/avif" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.avif 480w, /static/img/lake-960w\.[0-9a-f]{10}\.avif 960w" sizes="\(min-width: 68rem\) 60rem, calc\(100vw - 4rem\)">`,
+				`<source type="image/webp" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.webp 480w, /static/img/lake-960w\.[0-9a-f]{10}\.webp 960w"`,
+				`<img src="/static/img/lake-960w\.[0-9a-f]{10}\.jpg" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.jpg 480w, /static/img/lake-960w\.[0-9a-f]{10}\.jpg 960w" sizes="[^"]*" width="960" height="640" alt="A lake at sunset[^"]*" loading="eager" decoding="async" fetchpriority="high"></picture>`,
 				`data-bakes="/static/data/bakes\.[0-9a-f]{10}\.json"`,
 				`embedded in the binary with //go:embed`,
 			},

@@ -1,7 +1,8 @@
 // Webapp is the bakefs example application: a small site whose every
 // asset (TypeScript bundled into one module, CSS with a web font and
-// images, an SVG icon set, JSON data, a photo in several widths, the page
-// templates) is built by bakefs and embedded in this one binary.
+// images, an SVG icon set, JSON data, a photo in several widths and
+// formats, the page templates) is built by bakefs and embedded in this one
+// binary.
 //
 // Build and run, from the repository root:
 //

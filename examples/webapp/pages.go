@@ -89,8 +89,8 @@ func (p *pages) template(tree *bfs.FS, name string) (*template.Template, error) 
 }
 
 // parsePages parses templates/layout.html with each other file of
-// templates/, giving one set per page. The helpers asset, integrity and
-// srcset resolve names under static/ to URLs under staticPrefix.
+// templates/, giving one set per page. The helpers asset, integrity,
+// srcset and picture resolve names under static/ to URLs under staticPrefix.
 func parsePages(tree *bfs.FS) (map[string]*template.Template, error) {
 	static, err := staticFS(tree)
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package toolid names the code that makes an output's bytes: bakefs's own
 // version, the Go toolchain and the versions of the modules that produce
-// bytes (esbuild, the minifiers, the image and compression libraries). The
+// bytes (esbuild, the minifiers, the image and compression libraries, and
+// wazero, which runs the WebP and AVIF encoders). The
 // transform cache puts it in every key, so that an upgrade of any of them
 // never answers from the cache with the old code's output.
 package toolid
@@ -23,9 +24,12 @@ var ByteMakers = []string{
 	"github.com/andybalholm/brotli",
 	"github.com/disintegration/imaging",
 	"github.com/evanw/esbuild",
+	"github.com/gen2brain/avif",
+	"github.com/gen2brain/webp",
 	"github.com/klauspost/compress",
 	"github.com/tdewolff/minify/v2",
 	"github.com/tdewolff/parse/v2",
+	"github.com/tetratelabs/wazero",
 	"golang.org/x/image",
 }
 

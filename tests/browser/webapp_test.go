@@ -2,11 +2,13 @@ package browser
 
 import (
 	"context"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +31,6 @@ type pageFacts struct {
 		Loaded         bool
 	}
 	HeroSrc    string
-	HeroWidth  int
 	Greeting   string
 	Bakes      int
 	Status     string
@@ -42,7 +43,6 @@ const factsJS = `(() => {
 		Scripts: [...document.querySelectorAll("script[src]")].map(s => ({URL: s.src, Integrity: s.integrity})),
 		Styles: [...document.querySelectorAll('link[rel="stylesheet"]')].map(l => ({URL: l.href, Integrity: l.integrity, Loaded: !!l.sheet})),
 		HeroSrc: hero ? hero.currentSrc : "",
-		HeroWidth: hero ? hero.naturalWidth : 0,
 		Greeting: document.querySelector("[data-greeting]").textContent,
 		Bakes: document.querySelectorAll(".bakes li").length,
 		Status: document.querySelector("[data-status]") ? document.querySelector("[data-status]").textContent : "",
@@ -296,18 +296,8 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 			t.Errorf("only %d fingerprinted files requested", n)
 		}
 	})
-	t.Run("srcset", func(t *testing.T) {
-		e, ok := lookup(f.manifest, "static/img/lake-960w.jpg")
-		if !ok {
-			t.Fatal("manifest has no static/img/lake-960w.jpg")
-		}
-		// 1280 CSS pixels wide at density 1: sizes gives 60rem, 960 pixels.
-		if p := urlPath(t, facts.HeroSrc); p != staticPrefix+strings.TrimPrefix(e.Hashed, "static/") {
-			t.Errorf("currentSrc %s, want the 960w image %s", p, e.Hashed)
-		}
-		if facts.HeroWidth != 960 {
-			t.Errorf("naturalWidth %d, want 960", facts.HeroWidth)
-		}
+	t.Run("picture", func(t *testing.T) {
+		checkPicture(t, ctx, f, rec, facts)
 	})
 	if t.Failed() {
 		return
@@ -385,6 +375,95 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 			}
 		}
 	})
+}
+
+// heroFacts is what the page reports about its hero image.
+type heroFacts struct {
+	Src                 string
+	NaturalWidth        int
+	Width, Height       string // the attributes
+	BoxWidth, BoxHeight float64
+}
+
+const heroJS = `(() => {
+	const i = document.querySelector(".hero img"), r = i.getBoundingClientRect();
+	return {Src: i.complete ? i.currentSrc : "", NaturalWidth: i.naturalWidth,
+		Width: i.getAttribute("width"), Height: i.getAttribute("height"), BoxWidth: r.width, BoxHeight: r.height};
+})()`
+
+// checkPicture checks the hero <picture> of the index page: Chromium, 1280
+// CSS pixels wide at density 1, where sizes gives 60rem (960 pixels), takes
+// the 960w AVIF of the first <source>; the <img> carries the width and
+// height of the manifest, and its box keeps that aspect ratio.
+//
+// Then the fallbacks. A browser takes the first <source> whose type it
+// supports; Chromium supports AVIF and WebP, so the test stands in for a
+// browser that does not: it sets the type of the AVIF <source> to one that
+// no browser supports. Changing a source's type is one of the "relevant
+// mutations" of the HTML standard's img element (4.8.4.3.2), on which the
+// browser selects an image again, the same selection that runs at load:
+// Chromium must then load the WebP, and with the WebP source's type
+// changed too, the JPEG of the <img> itself. Each must arrive with its
+// media type from the server.
+func checkPicture(t *testing.T, ctx context.Context, f *fixture, rec *recorder, facts pageFacts) {
+	hero := func() heroFacts {
+		h, err := chromedp.Run(ctx, chromedp.Evaluate[heroFacts](heroJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	expect := func(name, typ string, h heroFacts) {
+		t.Helper()
+		e, ok := lookup(f.manifest, name)
+		if !ok {
+			t.Fatalf("manifest has no %s", name)
+		}
+		want := staticPrefix + strings.TrimPrefix(e.Hashed, "static/")
+		if p := urlPath(t, h.Src); p != want {
+			t.Errorf("currentSrc %s, want %s", p, want)
+		}
+		if h.NaturalWidth != e.Width {
+			t.Errorf("%s: naturalWidth %d, want %d", name, h.NaturalWidth, e.Width)
+		}
+		for _, x := range rec.exchanges() {
+			if x.URL == h.Src && x.Responded {
+				if ct := x.Headers["content-type"]; ct != typ {
+					t.Errorf("%s: Content-Type %q, want %q", name, ct, typ)
+				}
+				return
+			}
+		}
+		t.Errorf("%s: no response recorded for %s", name, h.Src)
+	}
+	h := hero()
+	if !strings.HasSuffix(urlPath(t, facts.HeroSrc), ".avif") {
+		t.Errorf("Chromium took %s, want the AVIF", facts.HeroSrc)
+	}
+	expect("static/img/lake-960w.avif", "image/avif", h)
+	jpeg, _ := lookup(f.manifest, "static/img/lake-960w.jpg")
+	if h.Width != strconv.Itoa(jpeg.Width) || h.Height != strconv.Itoa(jpeg.Height) || jpeg.Height == 0 {
+		t.Errorf("<img width=%q height=%q>, want the manifest's %d×%d", h.Width, h.Height, jpeg.Width, jpeg.Height)
+	}
+	if ratio := float64(jpeg.Width) / float64(jpeg.Height); h.BoxHeight == 0 || math.Abs(h.BoxWidth/h.BoxHeight-ratio) > 0.01 {
+		t.Errorf("the image box is %.1f×%.1f, want the aspect ratio %.3f", h.BoxWidth, h.BoxHeight, ratio)
+	}
+	for _, step := range []struct{ hide, ext, name, typ string }{
+		{"image/avif", ".webp", "static/img/lake-960w.webp", "image/webp"},
+		{"image/webp", ".jpg", "static/img/lake-960w.jpg", "image/jpeg"},
+	} {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+			document.querySelector('.hero source[type="`+step.hide+`"]').type = "image/x-unsupported";
+			return true;
+		})()`)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the "+step.ext+" fallback", `(() => {
+			const i = document.querySelector(".hero img");
+			return i.complete && i.naturalWidth > 0 && new URL(i.currentSrc).pathname.endsWith("`+step.ext+`");
+		})()`)
+		expect(step.name, step.typ, hero())
+	}
 }
 
 // lookup returns the manifest entry of a logical path.

@@ -46,8 +46,9 @@ func Path(name string) string { return FS.Path(name) }
 // "" when there is no such file; see bakefs.FS.Integrity.
 func Integrity(name string) string { return FS.Integrity(name) }
 
-// FuncMap returns html/template functions (asset, integrity, srcset) for
-// the files of FS served under the URL prefix; see bakefs.FS.FuncMap.
+// FuncMap returns html/template functions (asset, integrity, srcset,
+// picture) for the files of FS served under the URL prefix; see
+// bakefs.FS.FuncMap.
 func FuncMap(prefix string) template.FuncMap { return FS.FuncMap(prefix) }
 
 func mustNew() *bakefs.FS {
@@ -59,7 +60,7 @@ func mustNew() *bakefs.FS {
 	if err != nil {
 		panic("assets: embedded assets do not match their manifest: " + err.Error())
 	}
-	f, err := bakefs.New(sub, m)
+	f, err := bakefs.NewVerified(sub, m)
 	if err != nil {
 		panic("assets: embedded assets do not match their manifest: " + err.Error())
 	}
@@ -79,8 +80,22 @@ var table string
 func parseTable(s string, version int) (*bakefs.Manifest, error) {
 	_, s, _ = strings.Cut(s, "\n")
 	m := &bakefs.Manifest{Version: version, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
+	// One array of fields, reused for every line, and one of encodings,
+	// cut for every entry: a table of thousands of files costs a handful
+	// of allocations.
+	var fields []string
+	encs := make([]bakefs.Encoding, 0, max(0, strings.Count(s, "\t")-8*cap(m.Files))/4)
 	for line := range strings.Lines(s) {
-		r := row{f: strings.Split(strings.TrimSuffix(line, "\n"), "\t")}
+		fields = fields[:0]
+		for rest := strings.TrimSuffix(line, "\n"); ; {
+			f, more, ok := strings.Cut(rest, "\t")
+			fields = append(fields, f)
+			if !ok {
+				break
+			}
+			rest = more
+		}
+		r := row{f: fields}
 		var e bakefs.Entry
 		e.Path = r.text()
 		e.Source = r.text()
@@ -92,13 +107,17 @@ func parseTable(s string, version int) (*bakefs.Manifest, error) {
 		e.Integrity = r.text()
 		e.Width = int(r.num())
 		e.Height = int(r.num())
+		start := len(encs)
 		for len(r.f) > 0 && r.err == nil {
 			var enc bakefs.Encoding
 			enc.Name = r.text()
 			enc.Path = r.text()
 			enc.Size = r.num()
 			enc.SHA256 = r.text()
-			e.Encodings = append(e.Encodings, enc)
+			encs = append(encs, enc)
+		}
+		if len(encs) > start {
+			e.Encodings = encs[start:len(encs):len(encs)]
 		}
 		if r.err != nil {
 			return nil, &iofs.PathError{Op: "parse", Path: "line " + strconv.Itoa(len(m.Files)+2), Err: r.err}
