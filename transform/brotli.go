@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strconv"
-	"sync"
 
 	"github.com/andybalholm/brotli"
 )
@@ -24,8 +23,8 @@ func init() {
 // to the encoder's choice, so that output depends on data and quality only.
 const brotliWindow = 22
 
-// brotliWriters pools writers by quality (index 0 to 11).
-var brotliWriters [brotli.BestCompression + 1]sync.Pool
+// brotliWriters keeps idle writers by quality (index 0 to 11).
+var brotliWriters [brotli.BestCompression + 1]keptPool[*brotli.Writer]
 
 func newBrotli(o brotliOptions) (Step, error) {
 	forced := -1
@@ -46,8 +45,8 @@ func newBrotli(o brotliOptions) (Step, error) {
 func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/4 + 64)
-	bw, _ := brotliWriters[quality].Get().(*brotli.Writer)
-	if bw == nil {
+	bw, ok := brotliWriters[quality].get()
+	if !ok {
 		bw = brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: brotliWindow})
 	} else {
 		bw.Reset(&buf)
@@ -59,6 +58,6 @@ func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error)
 		return nil, err
 	}
 	bw.Reset(nil) // drop the reference to buf before pooling
-	brotliWriters[quality].Put(bw)
+	brotliWriters[quality].put(bw)
 	return buf.Bytes(), nil
 }

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"strconv"
-	"sync"
 )
 
 // gzipOptions are the options of the gzip step.
@@ -20,7 +19,7 @@ func init() {
 
 // gzipWriters pools writers by level (index 1 to 9); a gzip.Writer is
 // large, and Reset makes a pooled one as good as new.
-var gzipWriters [gzip.BestCompression + 1]sync.Pool
+var gzipWriters [gzip.BestCompression + 1]keptPool[*gzip.Writer]
 
 func newGzip(o gzipOptions) (Step, error) {
 	forced, _ := strconv.Atoi(o.Level) // "" gives 0: the profile's level
@@ -40,8 +39,8 @@ func newGzip(o gzipOptions) (Step, error) {
 func gzipEncode(ctx context.Context, data []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/3 + 64)
-	zw, _ := gzipWriters[level].Get().(*gzip.Writer)
-	if zw == nil {
+	zw, ok := gzipWriters[level].get()
+	if !ok {
 		var err error
 		if zw, err = gzip.NewWriterLevel(&buf, level); err != nil {
 			return nil, err
@@ -56,6 +55,6 @@ func gzipEncode(ctx context.Context, data []byte, level int) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	gzipWriters[level].Put(zw)
+	gzipWriters[level].put(zw)
 	return buf.Bytes(), nil
 }
