@@ -6,6 +6,9 @@
 #
 # Usage: bash bench/run.sh [SECTION...]     SECTION: cold bundle minify warm
 #                                            change serve compile images
+#                                            rxjs three real pkgrss nochange
+#                                            init devedit css vite imaging,
+#                                            or goals for the last ten
 #                                            (default: all)
 #
 # Environment:
@@ -18,7 +21,11 @@
 #
 # Peers, installed when missing: hugo, wrk, hyperfine and rsync (Debian
 # packages), cwebp and avifenc (Debian packages webp and libavif-bin), the esbuild CLI (npm, the version of the Go module in go.mod),
-# go-bindata and vfsgen (Go modules, into BENCH_PEERS, not this module).
+# go-bindata and vfsgen (Go modules, into BENCH_PEERS, not this module);
+# for sections h-q also brotli, zstd, sphinx-doc and fonts-lato (Debian
+# packages), rxjs, three, bootstrap, bulma, bootstrap-icons, vite and
+# vite-plugin-compression2 (npm, pinned below), and statigz (Go module,
+# built in a temporary module).
 # Every server listens on loopback only and every load run is bounded.
 set -euo pipefail
 
@@ -28,10 +35,15 @@ export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false
 
 ROUNDS=${BENCH_ROUNDS:-5}
 PEERS=${BENCH_PEERS:-${XDG_CACHE_HOME:-$HOME/.cache}/bakefs-bench}
-SECTIONS=("$@")
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images)
+GOALS=(rxjs three real pkgrss nochange init devedit css vite imaging)
+SECTIONS=()
+for s in "$@"; do
+  if [ "$s" = goals ]; then SECTIONS+=("${GOALS[@]}"); else SECTIONS+=("$s"); fi
+done
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images "${GOALS[@]}")
 for s in "${SECTIONS[@]}"; do
   case $s in cold | bundle | minify | warm | change | serve | compile | images) ;;
+  rxjs | three | real | pkgrss | nochange | init | devedit | css | vite | imaging) ;;
   *) echo "bench/run.sh: unknown section $s" >&2; exit 2 ;;
   esac
 done
@@ -39,12 +51,14 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bakefs-bench.XXXXXX")
 RESULTS=$WORK/results.md
 SERVER_PID=
+STATIGZ_PID=
 cleanup() {
   local rc=$?
-  if [ -n "$SERVER_PID" ]; then
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
+  local pid
+  for pid in $SERVER_PID $STATIGZ_PID; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   if [ "${BENCH_KEEP:-0}" = 1 ]; then
     echo "bench/run.sh: kept $WORK" >&2
   else
@@ -75,12 +89,18 @@ install_debian() {
     command -v cwebp >/dev/null || missing+=(webp)
     command -v avifenc >/dev/null || missing+=(libavif-bin)
   fi
+  if want real || want pkgrss || want nochange || want init || want devedit; then
+    command -v brotli >/dev/null || missing+=(brotli)
+    command -v zstd >/dev/null || missing+=(zstd)
+    [ -d /usr/share/doc/sphinx-doc/html ] || missing+=(sphinx-doc)
+    [ -d /usr/share/fonts/truetype/lato ] || missing+=(fonts-lato)
+  fi
   [ ${#missing[@]} -eq 0 ] && return
   log "installing ${missing[*]} (Debian packages)"
   local sudo=
   [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 ESBUILD_VERSION=$(awk '$1 == "github.com/evanw/esbuild" { sub(/^v/, "", $2); print $2 }' go.mod)
@@ -90,6 +110,73 @@ install_esbuild() {
   log "installing esbuild@$ESBUILD_VERSION (npm)"
   npm install --prefix "$PEERS/npm" --no-audit --no-fund --silent "esbuild@$ESBUILD_VERSION" >/dev/null
   [ "$("$ESBUILD" --version)" = "$ESBUILD_VERSION" ]
+}
+
+# Real sources and peers of sections h-q, from npm at pinned versions.
+NPM_PEERS=(rxjs@7.8.2 three@0.187.0 bootstrap@5.3.9 bulma@1.0.4 bootstrap-icons@1.13.2)
+VITE_PEERS=(vite@8.4.0 vite-plugin-compression2@2.5.3)
+NM=$PEERS/npm/node_modules
+install_npm_peers() {
+  local want_pkgs=("${NPM_PEERS[@]}") p missing=()
+  want vite && want_pkgs+=("${VITE_PEERS[@]}")
+  for p in "${want_pkgs[@]}"; do
+    [ "$(jq -r .version "$NM/${p%@*}/package.json" 2>/dev/null)" = "${p##*@}" ] || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  log "installing ${missing[*]} (npm)"
+  npm install --prefix "$PEERS/npm" --no-audit --no-fund --silent "esbuild@$ESBUILD_VERSION" "${missing[@]}" >/dev/null
+}
+
+STATIGZ_VERSION=v1.4.0
+STATIGZ_MOD=$PEERS/statigz-$STATIGZ_VERSION
+install_statigz() {
+  [ -f "$STATIGZ_MOD/go.sum" ] && return
+  # statigz serves an embed.FS with its .br and .gz sidecars; a program
+  # of its own, in a module of its own, embeds the directory it is built
+  # with, so it is built per tree (see section o).
+  log "fetching statigz $STATIGZ_VERSION (Go module)"
+  local mod=$STATIGZ_MOD
+  mkdir -p "$mod/site"
+  cat >"$mod/main.go" <<'EOF'
+// Command statigz-server serves site/ with statigz and its brotli encoding,
+// which sends the precompressed .br and .gz sidecars:
+// statigz-server ADDR TIMEOUT.
+package main
+
+import (
+	"embed"
+	"io/fs"
+	"log"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/vearutop/statigz"
+	"github.com/vearutop/statigz/brotli"
+)
+
+//go:embed site
+var site embed.FS
+
+func main() {
+	if len(os.Args) != 3 {
+		log.Fatal("usage: statigz-server ADDR TIMEOUT")
+	}
+	d, err := time.ParseDuration(os.Args[2])
+	if err != nil {
+		log.Fatal(err)
+	}
+	sub, err := fs.Sub(site, "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	time.AfterFunc(d, func() { os.Exit(0) })
+	log.Fatal(http.ListenAndServe(os.Args[1], statigz.FileServer(sub.(fs.ReadDirFS), brotli.AddEncoding)))
+}
+EOF
+  echo . >"$mod/site/keep.txt"
+  (cd "$mod" && printf 'module statigzserver\n\ngo 1.26\n' >go.mod &&
+    go get "github.com/vearutop/statigz@$STATIGZ_VERSION" >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1)
 }
 
 GO_BINDATA_VERSION=v3.1.3
@@ -149,6 +236,8 @@ mkdir -p "$PEERS" "$WORK/bin"
 install_debian
 want bundle && install_esbuild
 want compile && install_go_peers
+for s in "${GOALS[@]}"; do want "$s" && { install_esbuild; install_npm_peers; break; }; done
+want css && install_statigz
 
 log "building bakefs, the generator and the measuring tool"
 if [ -n "${BENCH_BAKEFS:-}" ]; then
@@ -530,6 +619,387 @@ if want images; then
     "bakefs-avif=$BAKEFS transform --no-cache --root $g/src --out $g/t-avif --step format:to=avif $src" >/dev/null
   out "In one process (\`imgq -cost\`: the format step four times on the same PNG; the first run compiles the module):" "" '```' "$("$IMGQ" -cost "$src")" '```'
   out "Peers: $(cwebp -version | head -1 | sed 's/^/cwebp /'), $(avifenc --version 2>&1 | head -1 | sed 's/^Version: /avifenc /')." ""
+fi
+
+# ------------------------------------------------- goals of issue 11 --
+
+# cell NAME COLUMN FILE: one cell of a sidebyside table (2 median, 4 ratio,
+# 5 peak RSS), trimmed.
+cell() { awk -F'|' -v n=" $1 " -v c="$(($2 + 1))" '$2 == n { gsub(/^ +| +$/, "", $c); print $c; exit }' "$3"; }
+# goal TEXT: a line of the goals table printed at the end.
+goal() { printf '%s\n' "$*" >>"$WORK/goals.md"; }
+: >"$WORK/goals.md"
+
+# The real mixed tree (sections j, l, m, n): Sphinx's own HTML manual
+# (Debian sphinx-doc, 310 files: HTML, text sources, PNG, JS, CSS), three.js
+# builds, Bootstrap's and Bulma's CSS and JS, Bootstrap Icons' font and CSS
+# and its first 840 SVG icons by name, and four Lato TrueType fonts (Debian
+# fonts-lato): 1,201 files, about 25 MB. It lives in a module of its own so
+# that its [package] can be imported (section m).
+REAL=$WORK/real
+real_tree() {
+  [ -d "$REAL/web" ] && return
+  log "assembling the real mixed tree"
+  local w=$REAL/web
+  mkdir -p "$w/docs" "$w/vendor/three" "$w/vendor/bootstrap" "$w/vendor/bulma" "$w/icons" "$w/fonts/lato"
+  cp -rL /usr/share/doc/sphinx-doc/html/. "$w/docs/"
+  cp "$NM"/three/build/*.js "$w/vendor/three/"
+  cp "$NM"/bootstrap/dist/css/*.css "$NM"/bootstrap/dist/js/*.js "$w/vendor/bootstrap/"
+  cp "$NM"/bulma/css/*.css "$w/vendor/bulma/"
+  cp "$NM"/bootstrap-icons/font/bootstrap-icons*.css "$NM"/bootstrap-icons/font/fonts/* "$w/fonts/"
+  (cd "$NM/bootstrap-icons/icons" && ls | LC_ALL=C sort | head -840 | xargs cp -t "$w/icons/")
+  cp /usr/share/fonts/truetype/lato/Lato-{Regular,Bold,Italic,BoldItalic}.ttf "$w/fonts/lato/"
+  printf 'module benchreal\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$REAL/go.mod"
+  cp go.sum "$REAL/"
+  cat >"$REAL/bakefs.toml" <<'EOF'
+# The real mixed tree of bench/run.sh (sections j, l, m, n).
+src   = "web"
+out   = "build"
+cache = ".bakefs-cache"
+compress = ["br", "gzip", "zstd"]
+
+[package]
+dir    = "pkg/assets"
+name   = "assets"
+import = "benchreal/pkg/assets"
+
+[[rule]]
+match = ["**/*.html", "**/*.css", "**/*.svg", "**/*.js"]
+steps = ["minify"]
+
+[[rule]]
+match = "**"
+steps = []
+EOF
+  echo "$(find "$w" -type f | wc -l) files, $(du -sb "$w" | cut -f1) B ($(cd "$w" && find . -type f | sed -n 's/.*\.\([A-Za-z0-9]*\)$/\1/p' | sort | uniq -c | sort -rn | head -8 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }'))" >"$REAL.txt"
+}
+real_built() {
+  real_tree
+  if [ ! -d "$REAL/build" ]; then
+    log "building the real tree once (cold, release profile)"
+    "$BAKEFS" build -f "$REAL/bakefs.toml" 2>>"$WORK/build.log"
+  fi
+}
+# The synthetic 1,000 files with a [package] (sections k, l).
+PKG=$WORK/synth1000-pkg
+pkg_tree() {
+  [ -d "$PKG" ] && return
+  cp -a "$SYNTH" "$PKG"
+  printf '\n[package]\ndir = "pkg/assets"\nname = "assets"\n' >>"$PKG/bakefs.toml"
+}
+
+# ----------------------------------------------------------------- rxjs --
+
+if want rxjs; then
+  log "rxjs: bundle + minify of a real TypeScript library vs the esbuild CLI"
+  out "### h. Bundle + minify rxjs (real TypeScript, npm rxjs@7.8.2 src/, $(find "$NM/rxjs/src" -name '*.ts' | wc -l) modules) vs the esbuild CLI" ""
+  h=$WORK/rxjs
+  mkdir -p "$h"
+  cp -r "$NM/rxjs/src" "$h/src"
+  "$SBS" -rounds "$((ROUNDS * 2))" -warmup 1 -md "$RESULTS" \
+    -title "src/index.ts, format=esm, target=es2020, minify" \
+    -prepare "esbuild-cli=rm -rf $h/esbuild" \
+    -prepare "bakefs-one-step=rm -rf $h/one" \
+    -prepare "bakefs-bundle+minify=rm -rf $h/two" \
+    "esbuild-cli=$ESBUILD $h/src/index.ts --bundle --format=esm --target=es2020 --minify --log-level=warning --outfile=$h/esbuild/index.js" \
+    "bakefs-one-step=$BAKEFS transform --no-cache --root $h/src --out $h/one --step bundle:format=esm,minify=true $h/src/index.ts" \
+    "bakefs-bundle+minify=$BAKEFS transform --no-cache --root $h/src --out $h/two --step bundle:format=esm --step minify $h/src/index.ts" \
+    >"$h/table.md"
+  same1=no same2=no
+  cmp -s "$h/esbuild/index.js" "$h/one/index.js" && same1=yes
+  cmp -s "$h/one/index.js" "$h/two/index.js" && same2=yes
+  out "Output: esbuild CLI $(bytes "$h/esbuild/index.js") B, bakefs bundle:minify=true $(bytes "$h/one/index.js") B (same bytes as the CLI: $same1), bakefs bundle then minify $(bytes "$h/two/index.js") B (same bytes as the one-step form: $same2)." ""
+  goal "| 1. rxjs bundle:minify=true / esbuild CLI (goal ≤ 1.05×) | $(cell bakefs-one-step 4 "$h/table.md"); same bytes: $same1 |"
+  goal "| 1. rxjs bundle then minify / esbuild CLI (same bytes and time as one step) | $(cell bakefs-bundle+minify 4 "$h/table.md"); same bytes as one step: $same2 |"
+fi
+
+# ---------------------------------------------------------------- three --
+
+if want three; then
+  log "three.js x10 vs the esbuild CLI"
+  out "### i. three.js ×10 (esbuild's benchmark: npm three@0.187.0 src/ copied ten times, one entry importing each copy's Three.js)" ""
+  t=$WORK/three10
+  mkdir -p "$t"
+  for n in 1 2 3 4 5 6 7 8 9 10; do
+    cp -r "$NM/three/src" "$t/copy$n"
+    echo "import * as copy$n from './copy$n/Three.js'; export { copy$n };" >>"$t/entry.js"
+  done
+  "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "entry.js ($(find "$t" -name '*.js' | wc -l) modules, $(du -sb "$t" | cut -f1) B), format=esm, minify" \
+    -prepare "esbuild-cli=rm -rf $t/esbuild" \
+    -prepare "bakefs-one-step=rm -rf $t/one" \
+    "esbuild-cli=$ESBUILD $t/entry.js --bundle --format=esm --target=es2020 --minify --log-level=error --outfile=$t/esbuild/entry.js" \
+    "bakefs-one-step=$BAKEFS transform --no-cache --root $t --out $t/one --step bundle:format=esm,minify=true $t/entry.js" \
+    >"$t/table.md"
+  same=no
+  cmp -s "$t/esbuild/entry.js" "$t/one/entry.js" && same=yes
+  out "Output: esbuild CLI $(bytes "$t/esbuild/entry.js") B, bakefs $(bytes "$t/one/entry.js") B (same bytes: $same)." ""
+  goal "| 2. three.js ×10, bakefs / esbuild CLI | $(cell bakefs-one-step 4 "$t/table.md"); same bytes: $same |"
+fi
+
+# ----------------------------------------------------------------- real --
+
+if want real; then
+  real_tree
+  log "real tree: cold release build, GOGC=400, and the compression CLIs"
+  out "### j. Cold release build of the real mixed tree: peak RSS, GOGC=400, and the brotli, gzip and zstd CLIs" ""
+  out "Tree: $(cat "$REAL.txt")." ""
+  j=$WORK/realfloor
+  # The floor: the bytes bakefs compresses (each output that has a
+  # variant), compressed by the C CLIs at the release levels (brotli 11,
+  # gzip 9, zstd 11, the level klauspost/compress documents its best as), two files at a time
+  # as bakefs uses both cores.
+  real_built
+  mkdir -p "$j"
+  (cd "$REAL/build" && find . -type f \( -name '*.br' -o -name '*.gz' -o -name '*.zst' \) | sed 's/\.\(br\|gz\|zst\)$//' | sort -u >"$j/list.txt"
+    tar -cf - -T "$j/list.txt") | (mkdir -p "$j/src" && cd "$j/src" && tar -xf -)
+  cat >"$j/clis.sh" <<EOF
+#!/usr/bin/env bash
+set -e
+cd $j/src
+xargs -P 2 -n 16 brotli -f -k -q 11 <$j/list.txt
+xargs -P 2 -n 16 gzip -f -k -9 <$j/list.txt
+xargs -P 2 -n 16 zstd -f -k -q -11 <$j/list.txt
+EOF
+  clean="rm -rf $REAL/build $REAL/.bakefs-cache $REAL/pkg"
+  "$SBS" -rounds 2 -warmup 0 -md "$RESULTS" \
+    -title "Cold build, $(wc -l <"$j/list.txt") of the outputs get variants" \
+    -prepare "bakefs-build=$clean" -prepare "bakefs-build-gogc400=$clean" \
+    -prepare "c-clis=find $j/src -name '*.br' -o -name '*.gz' -o -name '*.zst' | xargs rm -f" \
+    "bakefs-build=$BAKEFS build -f $REAL/bakefs.toml" \
+    "bakefs-build-gogc400=GOGC=400 $BAKEFS build -f $REAL/bakefs.toml" \
+    "c-clis=bash $j/clis.sh" >"$j/table.md"
+  out "The C CLIs: brotli $(brotli --version | cut -d' ' -f2), gzip $(gzip --version | head -1 | cut -d' ' -f2), zstd $(zstd --version | sed 's/.* v\([0-9.]*\).*/\1/'); they compress without minifying, so they are a floor." ""
+  after=$(cell bakefs-build 5 "$j/table.md") before=$(cell bakefs-build-gogc400 5 "$j/table.md")
+  tb=$(cell bakefs-build-gogc400 4 "$j/table.md") tc=$(cell c-clis 4 "$j/table.md")
+  goal "| 3. real tree cold build: peak RSS (goal ≤ 256 MB) | $after (GOGC=400: $before) |"
+  goal "| 3. real tree cold build: time with GOGC=400 / default (goal: default ≤ 1.05× GOGC=400) | GOGC=400 is $tb of the default |"
+  goal "| 3. real tree cold build: C CLIs / bakefs (goal: bakefs ≤ 1.1× CLIs) | CLIs are $tc of bakefs |"
+fi
+
+# --------------------------------------------------------------- pkgrss --
+
+if want pkgrss; then
+  pkg_tree
+  log "synthetic 1,000 files with a [package]: cold build peak RSS"
+  out "### k. Cold release build of bench/gen 1,000 files with a [package]" ""
+  k=$WORK/pkgrss
+  mkdir -p "$k"
+  clean="rm -rf $PKG/build $PKG/.bakefs-cache $PKG/pkg"
+  "$SBS" -rounds 2 -warmup 0 -md "$RESULTS" \
+    -title "Cold build, [package] dir = \"pkg/assets\"" \
+    -prepare "bakefs-build=$clean" -prepare "bakefs-build-gogc400=$clean" \
+    "bakefs-build=$BAKEFS build -f $PKG/bakefs.toml" \
+    "bakefs-build-gogc400=GOGC=400 $BAKEFS build -f $PKG/bakefs.toml" >"$k/table.md"
+  goal "| 4. bench/gen 1,000 + [package] cold build: peak RSS (goal ≤ 256 MiB) | $(cell bakefs-build 5 "$k/table.md") (GOGC=400: $(cell bakefs-build-gogc400 5 "$k/table.md"), time $(cell bakefs-build-gogc400 4 "$k/table.md") of the default) |"
+fi
+
+# ------------------------------------------------------------- nochange --
+
+if want nochange; then
+  real_built
+  pkg_tree
+  [ -d "$PKG/build" ] || "$BAKEFS" build -f "$PKG/bakefs.toml" 2>>"$WORK/build.log"
+  log "no-change builds vs rsync"
+  out "### l. No-change build with a [package] vs \`rsync -a\` of the unchanged source tree" ""
+  rsync -a "$REAL/web/" "$WORK/rsync-real/"
+  rsync -a "$PKG/web/" "$WORK/rsync-pkg/"
+  "$SBS" -rounds "$((ROUNDS * 2))" -warmup 2 -md "$RESULTS" -title "Real mixed tree, $(cat "$REAL.txt")" \
+    "rsync=rsync -a $REAL/web/ $WORK/rsync-real/" \
+    "bakefs-nochange=$BAKEFS build -f $REAL/bakefs.toml" >"$WORK/nochange-real.md"
+  "$SBS" -rounds "$((ROUNDS * 2))" -warmup 2 -md "$RESULTS" -title "bench/gen 1,000 files with a [package]" \
+    "rsync=rsync -a $PKG/web/ $WORK/rsync-pkg/" \
+    "bakefs-nochange=$BAKEFS build -f $PKG/bakefs.toml" >"$WORK/nochange-pkg.md"
+  goal "| 5. no-change build / rsync -a, real tree + [package] (goal ≤ 1.2×) | $(cell bakefs-nochange 4 "$WORK/nochange-real.md") ($(cell bakefs-nochange 2 "$WORK/nochange-real.md") vs $(cell rsync 2 "$WORK/nochange-real.md")) |"
+  goal "| 5. no-change build / rsync -a, bench/gen 1,000 + [package] (goal ≤ 1.2×) | $(cell bakefs-nochange 4 "$WORK/nochange-pkg.md") ($(cell bakefs-nochange 2 "$WORK/nochange-pkg.md") vs $(cell rsync 2 "$WORK/nochange-pkg.md")) |"
+fi
+
+# ----------------------------------------------------------------- init --
+
+if want init; then
+  real_built
+  log "generated package init"
+  out "### m. Init of the generated package of the real tree (GODEBUG=inittrace=1)" ""
+  mkdir -p "$REAL/cmd/initbench"
+  printf 'package main\n\nimport _ "benchreal/pkg/assets"\n\nfunc main() {}\n' >"$REAL/cmd/initbench/main.go"
+  (cd "$REAL" && GOFLAGS=-mod=mod go build -o "$WORK/bin/initbench" ./cmd/initbench)
+  nfiles=$(grep -c . "$REAL/pkg/assets/bakefs-manifest.tsv" || true)
+  for _ in $(seq 21); do GODEBUG=inittrace=1 "$WORK/bin/initbench" 2>&1 | grep '^init benchreal/pkg/assets '; done >"$WORK/init.txt"
+  # init benchreal/pkg/assets @0.5 ms, 0.21 ms clock, 4096 bytes, 12 allocs
+  stats=$(awk '{ print $5, $8, $10 }' "$WORK/init.txt" | sort -n | awk '{ c[NR] = $1; b = $2; a = $3 } END { printf "median %s ms clock (min %s, max %s) over %d starts, %s bytes, %s allocs", c[int((NR + 1) / 2)], c[1], c[NR], NR, b, a }')
+  out "Package of $nfiles manifest lines; \`GODEBUG=inittrace=1\` on \`import _ \"benchreal/pkg/assets\"\`: $stats." "" '```' "$(head -3 "$WORK/init.txt")" '```' ""
+  goal "| 6. generated package init, real tree (goal ≤ 2 ms) | $stats |"
+fi
+
+# -------------------------------------------------------------- devedit --
+
+if want devedit; then
+  real_tree
+  log "bakefs dev: one HTML edit to new bytes served"
+  out "### n. \`bakefs dev\` on the real tree: one HTML file edited → new bytes served" ""
+  n=$WORK/devedit
+  mkdir -p "$n"
+  port=$((20000 + RANDOM % 20000))
+  page=docs/index.html
+  "$BAKEFS" dev -f "$REAL/bakefs.toml" -addr "127.0.0.1:$port" >"$n/dev.log" 2>&1 &
+  SERVER_PID=$!
+  url=http://127.0.0.1:$port/$page
+  t0=$(date +%s%N)
+  for _ in $(seq 3000); do curl -fsS -o /dev/null "$url" 2>/dev/null && break; sleep 0.1; done
+  curl -fsS -o /dev/null "$url" || { cat "$n/dev.log" >&2; exit 1; }
+  out "First build served after $((($(date +%s%N) - t0) / 1000000)) ms (dev profile, cold cache)." ""
+  : >"$n/times.txt"
+  for i in 1 2 3 4 5; do
+    sleep 1
+    mark="bench-edit-$i-$RANDOM"
+    t0=$(date +%s%N)
+    printf '<p>%s</p>\n' "$mark" >>"$REAL/web/$page"
+    ok=
+    for _ in $(seq 2000); do
+      if curl -fsS "$url" 2>/dev/null | grep -q "$mark"; then ok=1; break; fi
+    done
+    [ -n "$ok" ] || { log "edit $i never served"; cat "$n/dev.log" >&2; exit 1; }
+    echo $((($(date +%s%N) - t0) / 1000000)) >>"$n/times.txt"
+  done
+  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+  times=$(paste -sd' ' "$n/times.txt")
+  med=$(sort -n "$n/times.txt" | sed -n 3p)
+  out "Edit → new bytes served, 5 edits (append a paragraph to $page, poll with curl): $times ms; median **$med ms**." ""
+  goal "| 7. bakefs dev, one HTML edit → new bytes served (goal ≤ 100 ms) | median $med ms ($times ms) |"
+fi
+
+# ------------------------------------------------------------------ css --
+
+if want css; then
+  log "serving a real stylesheet: bakefs handler vs statigz vs http.FileServer"
+  css=$NM/bulma/css/bulma.min.css
+  out "### o. Serving a real stylesheet (bulma@1.0.4 css/bulma.min.css, $(bytes "$css") B): bakefs handler vs statigz $STATIGZ_VERSION vs http.FileServer" ""
+  o=$WORK/css
+  mkdir -p "$o/srv/site" "$o/statigz"
+  cp bench/server/main.go bench/server/handlers.go "$o/srv/"
+  cp bench/server/site/README.md "$o/srv/site/"
+  cp go.sum "$o/srv/"
+  printf 'module benchserver\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$o/srv/go.mod"
+  "$BAKEFS" transform --no-cache --root "$(dirname "$css")" --out "$o/srv/site/tree" --compress br,gzip "$css" 2>>"$WORK/build.log"
+  (cd "$o/srv" && GOFLAGS=-mod=mod go build -o "$WORK/bin/server" .)
+  # statigz gets the same file and the same .br and .gz bytes as sidecars.
+  cp "$STATIGZ_MOD/main.go" "$STATIGZ_MOD/go.mod" "$STATIGZ_MOD/go.sum" "$o/statigz/"
+  mkdir -p "$o/statigz/site"
+  cp "$o/srv/site/tree/bulma.min.css"* "$o/statigz/site/"
+  (cd "$o/statigz" && go build -o "$WORK/bin/statigz-server" .)
+  port=$((20000 + RANDOM % 20000))
+  "$WORK/bin/server" -bakefs "127.0.0.1:$port" -plain "127.0.0.1:$((port + 1))" -file bulma.min.css -timeout 5m >"$o/ready" 2>"$o/server.log" &
+  SERVER_PID=$!
+  "$WORK/bin/statigz-server" "127.0.0.1:$((port + 2))" 5m 2>"$o/statigz.log" &
+  STATIGZ_PID=$!
+  for _ in $(seq 100); do grep -q '^ready' "$o/ready" && break; sleep 0.1; done
+  grep -q '^ready' "$o/ready" || { cat "$o/server.log" >&2; exit 1; }
+  read -r _ bakefs_url plain_url size br gz < <(sed 's/[a-z]*=//g' "$o/ready")
+  statigz_url=http://127.0.0.1:$((port + 2))/bulma.min.css
+  for _ in $(seq 100); do curl -fsS -o /dev/null "$statigz_url" 2>/dev/null && break; sleep 0.1; done
+  for side in bakefs statigz plain; do
+    eval "url=\$${side}_url"
+    curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' -w '%{size_download} %header{content-encoding}\n' "$url" >"$o/check-$side"
+  done
+  out "Sent for \`Accept-Encoding: br, gzip\`: bakefs $(cat "$o/check-bakefs"), statigz $(cat "$o/check-statigz"), http.FileServer $(cat "$o/check-plain") (bytes, encoding); br $br B, gzip $gz B." ""
+  out "| run | server | requests/s | transfer/s | socket errors |" "|---|---|---:|---:|---|"
+  run=0
+  : >"$o/rps.txt"
+  for round in 1 2; do
+    for side in bakefs statigz plain; do
+      eval "url=\$${side}_url"
+      run=$((run + 1))
+      timeout 30 wrk -t1 -c16 -d10s --timeout 5s -H 'Accept-Encoding: br, gzip' "$url" >"$o/wrk-$side-$round.txt"
+      if grep -q Non-2xx "$o/wrk-$side-$round.txt"; then cat "$o/wrk-$side-$round.txt" >&2; exit 1; fi
+      rps=$(awk '/^Requests\/sec:/ { print $2 }' "$o/wrk-$side-$round.txt")
+      tps=$(awk '/^Transfer\/sec:/ { print $2 }' "$o/wrk-$side-$round.txt")
+      errs=$(awk -F': ' '/Socket errors/ { print $2 }' "$o/wrk-$side-$round.txt")
+      echo "$side $rps" >>"$o/rps.txt"
+      out "| $run | $side | $rps | $tps | ${errs:-none} |"
+    done
+  done
+  kill "$SERVER_PID" "$STATIGZ_PID"; wait "$SERVER_PID" "$STATIGZ_PID" 2>/dev/null || true; SERVER_PID= STATIGZ_PID=
+  rs=$(awk '{ s[$1] += $2; n[$1]++ } END { printf "%.2f", (s["bakefs"] / n["bakefs"]) / (s["statigz"] / n["statigz"]) }' "$o/rps.txt")
+  rp=$(awk '{ s[$1] += $2; n[$1]++ } END { printf "%.2f", (s["bakefs"] / n["bakefs"]) / (s["plain"] / n["plain"]) }' "$o/rps.txt")
+  out "" "Requests/s, bakefs / statigz: **${rs}×**; bakefs / http.FileServer: **${rp}×** (means of two alternating runs each)." \
+    "Command: \`wrk -t1 -c16 -d10s -H 'Accept-Encoding: br, gzip' URL\`, loopback, servers and wrk on the same $(nproc) cores." ""
+  goal "| 8. serving bulma.min.css, bakefs / statigz (goal ≥ 1.5×) | ${rs}× (bakefs / http.FileServer ${rp}×) |"
+fi
+
+# ----------------------------------------------------------------- vite --
+
+if want vite; then
+  log "whole pipeline: vite build vs bakefs build"
+  out "### p. Whole pipeline: \`vite build\` (vite@8.4.0, manifest; with vite-plugin-compression2@2.5.3) vs \`bakefs build\` of the same app" ""
+  p=$WORK/vite
+  mkdir -p "$p/app/src"
+  # three.js's sources: Vite 8 (Rolldown) stops on rxjs's sources, which
+  # re-export types without \`export type\` (MISSING_EXPORT).
+  cp -r "$NM/three/src" "$p/app/src/three"
+  cp "$NM/bulma/css/bulma.css" "$p/app/src/bulma.css"
+  printf '<!doctype html>\n<html><head><meta charset="utf-8"><title>bench</title></head>\n<body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n' >"$p/app/index.html"
+  cat >"$p/app/src/main.ts" <<'EOF'
+import './bulma.css';
+import * as THREE from './three/Three.js';
+
+const app = document.getElementById('app')!;
+const v: THREE.Vector3 = new THREE.Vector3(1, 2, 3);
+app.textContent = `${v.length()} ${THREE.REVISION}`;
+export { THREE };
+EOF
+  ln -s "$NM" "$p/app/node_modules"
+  printf "export default { logLevel: 'warn', build: { manifest: true, outDir: 'dist-plain', emptyOutDir: true } };\n" >"$p/app/vite.plain.mjs"
+  printf "import { compression } from 'vite-plugin-compression2';\nexport default { logLevel: 'warn', plugins: [compression({ algorithms: ['gzip', 'brotliCompress'] })], build: { manifest: true, outDir: 'dist-comp', emptyOutDir: true } };\n" >"$p/app/vite.comp.mjs"
+  cat >"$p/app/bakefs.toml" <<'EOF'
+src   = "."
+out   = "bakefs-out"
+cache = ".bakefs-cache"
+compress = ["br", "gzip"]
+hash  = true
+
+[[rule]]
+match = "src/main.ts"
+steps = ["bundle:format=esm,minify=true"]
+
+[[rule]]
+match = "index.html"
+steps = ["minify"]
+EOF
+  clean="rm -rf $p/app/bakefs-out $p/app/.bakefs-cache"
+  (cd "$p/app" && "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "index.html + src/main.ts (three.js src, $(find "$p/app/src/three" -name '*.js' | wc -l) modules, and bulma.css)" \
+    -prepare "bakefs-build=$clean" \
+    "bakefs-build=$BAKEFS build -f $p/app/bakefs.toml" \
+    "vite-build=$NM/.bin/vite build --config vite.plain.mjs" \
+    "vite-build+compression2=$NM/.bin/vite build --config vite.comp.mjs" >"$p/table.md")
+  out "Output: bakefs $(treebytes "$p/app/bakefs-out") B in $(find "$p/app/bakefs-out" -type f | wc -l) files (br 11, gzip 9), vite $(treebytes "$p/app/dist-plain") B in $(find "$p/app/dist-plain" -type f | wc -l) files, vite with compression2 $(treebytes "$p/app/dist-comp") B in $(find "$p/app/dist-comp" -type f | wc -l) files (its default levels)." ""
+  goal "| 9. whole pipeline, vite build / bakefs build (cold) | $(cell vite-build 4 "$p/table.md"); with vite-plugin-compression2 $(cell vite-build+compression2 4 "$p/table.md") |"
+fi
+
+# -------------------------------------------------------------- imaging --
+
+if want imaging; then
+  log "resize: imaging called directly vs bakefs's resize step"
+  out "### q. Resize to 960 px wide + JPEG 85: disintegration/imaging called directly vs \`bakefs transform --step resize\`" ""
+  q=$WORK/imaging
+  mkdir -p "$q"
+  go build -o "$WORK/bin/imgresize" ./bench/imgresize
+  img=examples/webapp/web/static/img/lake.jpg
+  "$SBS" -rounds "$((ROUNDS * 2))" -warmup 1 -md "$RESULTS" \
+    -title "$(basename "$img") ($(bytes "$img") B) to 960 px, Lanczos, JPEG quality 85" \
+    -prepare "bakefs-resize=rm -rf $q/bakefs" \
+    "imaging=$WORK/bin/imgresize -width 960 -quality 85 -o $q/imaging.jpg $img" \
+    "bakefs-resize=$BAKEFS transform --no-cache --root $(dirname "$img") --out $q/bakefs --step resize:width=960 $img" >"$q/table.md"
+  same=no
+  cmp -s "$q/imaging.jpg" "$q/bakefs/$(basename "$img")" && same=yes
+  out "Output: imaging $(bytes "$q/imaging.jpg") B, bakefs $(bytes "$q/bakefs/$(basename "$img")") B (same bytes: $same)." ""
+  goal "| 10. resize + JPEG, bakefs / imaging direct | $(cell bakefs-resize 4 "$q/table.md"); same bytes: $same |"
+fi
+
+if [ -s "$WORK/goals.md" ]; then
+  out "### Goals of issue 11 (this run)" "" "| goal | measured |" "|---|---|"
+  cat "$WORK/goals.md" >>"$RESULTS"
+  out ""
 fi
 
 # Temporary paths read better as $WORK, peers as $BENCH_PEERS.
