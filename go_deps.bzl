@@ -5,20 +5,21 @@ imports, with the version and the "h1:" sum of go.sum (tools/bazel-test.sh
 checks both ways). Names follow Gazelle's convention, so Gazelle resolves
 imports to them.
 
-This file is the one list of the modules. Gazelle reads it through the
-`# gazelle:repository_macro` directive of this repository's WORKSPACE, both
-when it writes this repository's BUILD files and when go_repository
-generates the BUILD files of each module: every go_repository below has
-that WORKSPACE as its `build_config`, so an import of one module from
-another (esbuild's of golang.org/x/sys/unix) resolves to these names in any
-workspace, whatever its own WORKSPACE says.
+This file is the one list of the modules. Gazelle reads it through a
+`# gazelle:repository_macro` directive: the one in this repository's
+WORKSPACE when it writes this repository's BUILD files, and the one in
+go_deps.gazelle when go_repository generates the BUILD files of each
+module. Every go_repository below has go_deps.gazelle as its
+`build_config`, so an import of one module from another (esbuild's of
+golang.org/x/sys/unix) resolves to these names in any workspace, whatever
+its own WORKSPACE says.
 """
 
 load("@bazel_gazelle//:deps.bzl", "go_repository")
 
 # What Gazelle reads, in each go_repository, to map import paths to the
 # repositories below (see the file's doc).
-_BUILD_CONFIG = Label("//:WORKSPACE")
+_BUILD_CONFIG = Label("//:go_deps.gazelle")
 
 def bakefs_go_dependencies():
     """Declares the Go modules of bakefs's tool.
