@@ -58,6 +58,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'printf "bazel-consumer-test: command failed at line %s: %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 # seconds CMD... runs CMD and stores its wall time in $secs.
 seconds() {
@@ -197,7 +198,10 @@ fi
 # Debian's system bazelrc sets --sandbox_debug, which keeps every action's
 # sandbox after the build (and prints its debug log); .bazelrc.offline
 # turns it off.
-kept="$(find "$work/base-source/sandbox" -mindepth 2 -maxdepth 2 -type d 2>/dev/null | wc -l)"
+kept=0
+if [ -d "$work/base-source/sandbox" ]; then
+	kept="$(find "$work/base-source/sandbox" -mindepth 2 -maxdepth 2 -type d | wc -l)"
+fi
 if [ "$kept" -eq 0 ]; then
 	pass "local_repository: no sandbox kept after the build (--nosandbox_debug)"
 else
