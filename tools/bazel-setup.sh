@@ -212,6 +212,10 @@ tmp_rc="$(mktemp "$cache/.bazelrc.offline.XXXXXX")"
 			"$cmd" bazel_skylib "$debian_skylib" \
 			"$cmd" platforms "$debian_platforms"
 		printf '%s --repo_env=GOPROXY=%s\n' "$cmd" "$proxy"
+		# go_repository and Gazelle's own tools then use the host's Go
+		# build and module caches, so a new output base (another
+		# workspace, a fresh clone) does not build Gazelle from nothing.
+		printf '%s --repo_env=GO_REPOSITORY_USE_HOST_CACHE=1\n' "$cmd"
 	done
 	# Every action's result also goes to a disk cache, which other output
 	# bases, clones and workspaces on this machine reuse (and which
