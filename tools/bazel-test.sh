@@ -101,8 +101,8 @@ fi
 # and every module that a package Bazel builds needs (the packages Gazelle
 # covers, their tests, and the examples), and no other.
 note "go_deps.bzl and go.mod"
-want_modules="$(go list -deps -test -f '{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}' \
-	$(go list ./... | grep -v -e /bench -e /tests/) | sort -u)"
+want_modules="$(go list -e -deps -test -f '{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}' \
+	$(go list -e ./... | grep -v -e /bench -e /tests/) | sort -u)"
 have_modules="$(awk -F'"' '/importpath = / { print $2 }' go_deps.bzl | sort -u)"
 if [ "$want_modules" = "$have_modules" ]; then
 	pass "go_deps.bzl lists the $(wc -l <<<"$have_modules") modules that the Bazel-built packages import"
