@@ -62,6 +62,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'printf "bazel-test: command failed at line %s: %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 # seconds CMD... runs CMD and stores its wall time in $secs.
 seconds() {
