@@ -17,8 +17,9 @@
 #     tools/release.sh writes (an http_archive with a file:// URL, the
 #     stanza it prints), in the same output base;
 #  4. the same with a prebuilt tool (go build ./cmd/bakefs, given to
-#     bakefs_register_toolchains through an http_file), in a fresh output
-#     base: the tool's Go modules are never fetched, and the trees are
+#     bakefs_register_toolchains through an http_file: the README's block
+#     marked "<!-- consumer-test: prebuilt -->" with the binary's sha256
+#     and file:// URL), in a fresh output base: the tool's Go modules are never fetched, and the trees are
 #     byte-identical to those the tool built from source writes.
 #
 # The builds share the disk cache of .bazelrc.offline with the repository's
@@ -83,8 +84,10 @@ readme_block() {
 
 workspace_block="$(readme_block WORKSPACE)" || true
 bazelrc_block="$(readme_block .bazelrc)" || true
+prebuilt_block="$(readme_block prebuilt)" || true
 [ -n "$workspace_block" ] || die "rules/README.md has no fenced block after <!-- consumer-test: WORKSPACE -->"
 [ -n "$bazelrc_block" ] || die "rules/README.md has no fenced block after <!-- consumer-test: .bazelrc -->"
+[ -n "$prebuilt_block" ] || die "rules/README.md has no fenced block after <!-- consumer-test: prebuilt -->"
 
 # The README's http_archive call, from "http_archive(" to the next line
 # that is ")" alone, is what make release prints; with_repository TEXT
@@ -236,19 +239,21 @@ make_workspace "local_repository(
     name = \"com_github_bakefs_bakefs\",
     path = \"$root\",
 )"
-# The README's prebuilt form: an http_file and the prebuilt argument.
-sed -i "s|^bakefs_register_toolchains(go_version = \"\\(.*\\)\")\$|load(\"@bazel_tools//tools/build_defs/repo:http.bzl\", \"http_file\")\\
-\\
-http_file(\\
-    name = \"bakefs_prebuilt\",\\
-    executable = True,\\
-    sha256 = \"$prebuilt_sha\",\\
-    urls = [\"file://$work/prebuilt/bakefs\"],\\
-)\\
-\\
-bakefs_register_toolchains(go_version = \"\\1\", prebuilt = \"@bakefs_prebuilt//file:downloaded\")|" "$ws/WORKSPACE"
-grep -q 'prebuilt = "@bakefs_prebuilt//file:downloaded"' "$ws/WORKSPACE" ||
-	die "the README's WORKSPACE has no line bakefs_register_toolchains(go_version = \"...\") to give a prebuilt tool"
+# The README's prebuilt block, with this binary's sha256 and file:// URL,
+# in place of the WORKSPACE's bakefs_register_toolchains call.
+prebuilt_text="$(printf '%s\n' "$prebuilt_block" | sed \
+	-e "s|^    sha256 = \".*\",\$|    sha256 = \"$prebuilt_sha\",|" \
+	-e "s|^    urls = \[.*\],.*\$|    urls = [\"file://$work/prebuilt/bakefs\"],|")"
+if ! grep -qF "$prebuilt_sha" <<<"$prebuilt_text" || ! grep -qF "file://$work/prebuilt/bakefs" <<<"$prebuilt_text" ||
+	! grep -q '^bakefs_register_toolchains(.*prebuilt = ' <<<"$prebuilt_text"; then
+	die "the README's prebuilt block needs an http_file with sha256 = and urls = lines, and a bakefs_register_toolchains(..., prebuilt = ...) line"
+fi
+PREBUILT="$prebuilt_text" awk '
+	/^bakefs_register_toolchains\(/ { print ENVIRON["PREBUILT"]; n++; next }
+	{ print }
+	END { if (n != 1) exit 1 }' "$ws/WORKSPACE" >"$ws/WORKSPACE.new" ||
+	die "the README's WORKSPACE needs one bakefs_register_toolchains( line for the prebuilt block to replace"
+mv "$ws/WORKSPACE.new" "$ws/WORKSPACE"
 base="$work/base-prebuilt"
 prebuilt_secs=""
 if build_and_test "prebuilt tool" "$base"; then
