@@ -17,7 +17,7 @@ EXAMPLE := examples/webapp/bakefs.toml
 # Every Go source of the CLI and the packages it links.
 CLI_SOURCES := go.mod go.sum $(shell find cmd transform project embedgen fs -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
-.PHONY: assets build test test-go test-bazel test-browser vet bench clean dev
+.PHONY: assets build test test-go test-bazel test-browser vet bench clean dev release
 
 ## build: compile the bakefs CLI into bin/bakefs
 build: $(BAKEFS)
@@ -61,6 +61,11 @@ test-browser: assets
 test-bazel:
 	bash tools/bazel-test.sh
 
+## release: dist/bakefs-<version>.tar.gz (git archive of HEAD) and its http_archive stanza
+## (VERSION=x.y.z to name it; default: the tag at HEAD, or a pseudo-version)
+release:
+	bash tools/release.sh $(VERSION)
+
 ## bench: side-by-side benchmarks against peers (see bench/README.md)
 bench: $(BAKEFS)
 	bash bench/run.sh
@@ -70,4 +75,4 @@ dev:
 	$(GO) run -tags bakefs_dev ./examples/webapp -project $(EXAMPLE)
 
 clean:
-	rm -rf $(BIN) .bakefs-cache examples/webapp/.bakefs-cache examples/webapp/build examples/webapp/internal/assets
+	rm -rf $(BIN) dist .bakefs-cache examples/webapp/.bakefs-cache examples/webapp/build examples/webapp/internal/assets

@@ -1,11 +1,25 @@
 """Go modules that bakefs is built from, as go_repository rules.
 
 Keep in step with go.mod: one entry per module that a Bazel-built package
-imports, with the version and the "h1:" sum of go.sum. Names follow
-Gazelle's convention, so Gazelle resolves imports to them.
+imports, with the version and the "h1:" sum of go.sum (tools/bazel-test.sh
+checks both ways). Names follow Gazelle's convention, so Gazelle resolves
+imports to them.
+
+This file is the one list of the modules. Gazelle reads it through a
+`# gazelle:repository_macro` directive: the one in this repository's
+WORKSPACE when it writes this repository's BUILD files, and the one in
+go_deps.gazelle when go_repository generates the BUILD files of each
+module. Every go_repository below has go_deps.gazelle as its
+`build_config`, so an import of one module from another (esbuild's of
+golang.org/x/sys/unix) resolves to these names in any workspace, whatever
+its own WORKSPACE says.
 """
 
 load("@bazel_gazelle//:deps.bzl", "go_repository")
+
+# What Gazelle reads, in each go_repository, to map import paths to the
+# repositories below (see the file's doc).
+_BUILD_CONFIG = Label("//:go_deps.gazelle")
 
 def bakefs_go_dependencies():
     """Declares the Go modules of bakefs's tool.
@@ -13,12 +27,13 @@ def bakefs_go_dependencies():
     Call it before go_rules_dependencies(), which would otherwise declare
     golang.org/x/sys at an older version. The calls are plain go_repository
     rules so that Gazelle, through the gazelle:repository_macro directive
-    in WORKSPACE, resolves imports to them.
+    in WORKSPACE, reads them.
     """
     go_repository(
         name = "com_github_andybalholm_brotli",
         importpath = "github.com/andybalholm/brotli",
         sum = "h1:IdkhjSe/+34U+fP7FSR2Q6Poj1hnHUa2GoWmzXJd6qY=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.3.0",
     )
@@ -26,6 +41,7 @@ def bakefs_go_dependencies():
         name = "com_github_bmatcuk_doublestar_v4",
         importpath = "github.com/bmatcuk/doublestar/v4",
         sum = "h1:oTKkRmRuOsKMqFe1AQazd9gGBFNEpOmgKp/xzB97dnA=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v4.10.4",
     )
@@ -33,6 +49,7 @@ def bakefs_go_dependencies():
         name = "com_github_burntsushi_toml",
         importpath = "github.com/BurntSushi/toml",
         sum = "h1:dRaEfpa2VI55EwlIW72hMRHdWouJeRF7TPYhI+AUQjk=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.6.0",
     )
@@ -40,6 +57,7 @@ def bakefs_go_dependencies():
         name = "com_github_disintegration_imaging",
         importpath = "github.com/disintegration/imaging",
         sum = "h1:w1LecBlG2Lnp8B3jk5zSuNqd7b4DXhcjwek1ei82L+c=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.6.2",
     )
@@ -47,6 +65,7 @@ def bakefs_go_dependencies():
         name = "com_github_evanw_esbuild",
         importpath = "github.com/evanw/esbuild",
         sum = "h1:A2uETn4jrQTcXaT/shwTDTYBxDjl7fV7nXmUrJxfA2w=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v0.28.2",
     )
@@ -54,6 +73,7 @@ def bakefs_go_dependencies():
         name = "com_github_fsnotify_fsnotify",
         importpath = "github.com/fsnotify/fsnotify",
         sum = "h1:b0/UzAf9yR5rhf3RPm9gf3ehBPpf0oZKIjtpKrx59Ho=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.10.1",
     )
@@ -61,6 +81,7 @@ def bakefs_go_dependencies():
         name = "com_github_klauspost_compress",
         importpath = "github.com/klauspost/compress",
         sum = "h1:dD0v/bvxtjCBqQu6sx1TNWkalEY5lNTIe+HY9w8TeNI=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.20.4",
     )
@@ -68,6 +89,7 @@ def bakefs_go_dependencies():
         name = "com_github_tdewolff_minify_v2",
         importpath = "github.com/tdewolff/minify/v2",
         sum = "h1:RDGc2ypqgM/fwapxPFWXFicyfL5MK0s1Ky3rV8mNjZs=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v2.25.0",
     )
@@ -75,6 +97,7 @@ def bakefs_go_dependencies():
         name = "com_github_tdewolff_parse_v2",
         importpath = "github.com/tdewolff/parse/v2",
         sum = "h1:a5gjBNi5lNyrtUxM3Npxqm/BsFCtJ7LwPQJkmLUDFeE=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v2.25.0",
     )
@@ -82,6 +105,7 @@ def bakefs_go_dependencies():
         name = "org_golang_x_image",
         importpath = "golang.org/x/image",
         sum = "h1:1AvuPcuoOTJpA7s4VZ5umrb90T3So0rkB/bSGmxkxik=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v0.48.0",
     )
@@ -89,6 +113,7 @@ def bakefs_go_dependencies():
         name = "org_golang_x_sys",
         importpath = "golang.org/x/sys",
         sum = "h1:dkKZEFTEKaLr1sjhs0WiKqoi8Jj5nHbS3Njmx1UoMJs=",
+        build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v0.50.0",
     )

@@ -15,7 +15,11 @@
 # .bazelrc.offline. The prepared repositories live in $BAKEFS_BAZEL_CACHE
 # (default: ~/.cache/bakefs-bazel).
 #
-# Usage: tools/bazel-setup.sh
+# Another workspace that uses the rules gets the same settings with
+# --workspace DIR: the file is also written to DIR/.bazelrc.offline, which
+# DIR/.bazelrc imports with "try-import %workspace%/.bazelrc.offline".
+#
+# Usage: tools/bazel-setup.sh [--workspace DIR]...
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +33,23 @@ debian_platforms=/usr/share/bazel/tools/platforms
 debian_rules_java=/usr/share/bazel/rules/java
 
 log() { printf 'bazel-setup: %s\n' "$*" >&2; }
+
+# The workspaces to write .bazelrc.offline into: this one, and those given.
+workspaces=("$root")
+while [ "$#" -gt 0 ]; do
+	case "$1" in
+	--workspace)
+		[ "$#" -ge 2 ] || { log "--workspace needs a directory"; exit 2; }
+		[ -d "$2" ] || { log "--workspace $2: not a directory"; exit 2; }
+		workspaces+=("$(cd "$2" && pwd)")
+		shift 2
+		;;
+	*)
+		log "unknown argument $1 (usage: tools/bazel-setup.sh [--workspace DIR]...)"
+		exit 2
+		;;
+	esac
+done
 
 # Debian packages: Bazel 4.2.3 and the rule sets it cannot fetch offline.
 missing=()
@@ -177,8 +198,7 @@ if [ -n "$goproxy" ] && [ "$goproxy" != off ]; then
 	proxy="$proxy,$goproxy"
 fi
 
-rc="$root/.bazelrc.offline"
-tmp_rc="$(mktemp "$root/.bazelrc.offline.XXXXXX")"
+tmp_rc="$(mktemp "$cache/.bazelrc.offline.XXXXXX")"
 {
 	printf '# Written by tools/bazel-setup.sh; do not edit or commit.\n'
 	for cmd in build fetch query sync; do
@@ -192,11 +212,24 @@ tmp_rc="$(mktemp "$root/.bazelrc.offline.XXXXXX")"
 			"$cmd" bazel_skylib "$debian_skylib" \
 			"$cmd" platforms "$debian_platforms"
 		printf '%s --repo_env=GOPROXY=%s\n' "$cmd" "$proxy"
+		# go_repository and Gazelle's own tools then use the host's Go
+		# build and module caches, so a new output base (another
+		# workspace, a fresh clone) does not build Gazelle from nothing.
+		printf '%s --repo_env=GO_REPOSITORY_USE_HOST_CACHE=1\n' "$cmd"
 	done
 	# Every action's result also goes to a disk cache, which other output
-	# bases and clones on this machine reuse (and which
-	# tools/bazel-test.sh serves as a remote cache).
+	# bases, clones and workspaces on this machine reuse (and which
+	# tools/bazel-test.sh serves as a remote cache). A fixed PATH for
+	# actions keeps their keys the same from one workspace to another.
 	printf 'build --disk_cache=%s\n' "$cache/disk-cache"
+	printf 'build --incompatible_strict_action_env\n'
+	# Debian's /etc/bazel/bazelrc turns --sandbox_debug on, which keeps
+	# every sandbox and prints some 40 lines per action.
+	printf 'build --nosandbox_debug\n'
 } >"$tmp_rc"
-mv "$tmp_rc" "$rc"
-log "wrote $rc"
+for ws in "${workspaces[@]}"; do
+	cp "$tmp_rc" "$ws/.bazelrc.offline.tmp"
+	mv "$ws/.bazelrc.offline.tmp" "$ws/.bazelrc.offline"
+	log "wrote $ws/.bazelrc.offline"
+done
+rm -f "$tmp_rc"

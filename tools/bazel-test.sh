@@ -16,7 +16,11 @@
 #  4. a build in a fresh output base against a remote cache executes no
 #     transform or embed action: tools/bazel/cacheserver serves, over
 #     Bazel's HTTP cache protocol on a loopback address, the disk cache
-#     that every build with .bazelrc.offline fills.
+#     that every build with .bazelrc.offline fills;
+#  5. a workspace outside the repository, made from rules/README.md, builds
+#     and tests with the rules from this checkout, from a release archive
+#     and with a prebuilt tool (tools/bazel-consumer-test.sh, whose checks
+#     count in the total).
 #
 # It runs tools/bazel-setup.sh first, prints the timings of the first build,
 # a no-change rebuild and the remote-cache build, ends with a line
@@ -58,6 +62,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'printf "bazel-test: command failed at line %s: %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 # seconds CMD... runs CMD and stores its wall time in $secs.
 seconds() {
@@ -76,7 +81,9 @@ GOBIN="$work/bin" GOFLAGS=-mod=mod go install \
 	github.com/bazelbuild/buildtools/buildifier@v0.0.0-20260904073137-eaa4d125b423
 starlark=(WORKSPACE BUILD.bazel deps.bzl go_deps.bzl rules tests/bazel tools/bazel
 	examples/minimal/BUILD.bazel examples/webapp/BUILD.bazel)
-if "$work/bin/buildifier" -mode=check -lint=warn -r "${starlark[@]}" >"$work/buildifier.log" 2>&1; then
+# The consumer workspace's BUILD file is a template, checked as a BUILD file.
+if "$work/bin/buildifier" -mode=check -lint=warn -r "${starlark[@]}" >"$work/buildifier.log" 2>&1 &&
+	"$work/bin/buildifier" -mode=check -lint=warn -type=build tests/bazel/consumer/BUILD.in >>"$work/buildifier.log" 2>&1; then
 	pass "buildifier: formatted, no lint warnings"
 else
 	head -20 "$work/buildifier.log"
@@ -91,8 +98,18 @@ else
 	fail "BUILD files are stale: run tools/bazel-gazelle.sh"
 fi
 
-# go_deps.bzl declares each module at go.mod's version, with go.sum's sum.
+# go_deps.bzl declares each module at go.mod's version, with go.sum's sum,
+# and every module that a package Bazel builds needs (the packages Gazelle
+# covers, their tests, and the examples), and no other.
 note "go_deps.bzl and go.mod"
+want_modules="$(go list -e -deps -test -f '{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}' \
+	$(go list -e ./... | grep -v -e /bench -e /tests/) | sort -u)"
+have_modules="$(awk -F'"' '/importpath = / { print $2 }' go_deps.bzl | sort -u)"
+if [ "$want_modules" = "$have_modules" ]; then
+	pass "go_deps.bzl lists the $(wc -l <<<"$have_modules") modules that the Bazel-built packages import"
+else
+	fail "go_deps.bzl and the modules of the Bazel-built packages differ (< needed, > listed): $(diff <(echo "$want_modules") <(echo "$have_modules") | grep '^[<>]' | tr '\n' ' ')"
+fi
 stale=""
 while read -r importpath version sum; do
 	want="$(go list -m -f '{{.Version}}' "$importpath" 2>/dev/null || true)"
@@ -295,6 +312,17 @@ else
 	fail "fresh output base: $hits Bakefs actions from the cache, $misses executed"
 fi
 bazel --output_base="$fresh_base" shutdown
+
+# A workspace outside the repository that uses the rules as rules/README.md
+# says: from this checkout, from a release archive, with a prebuilt tool.
+# It shares the disk cache that the builds above filled.
+tools/bazel-consumer-test.sh 2>&1 | tee "$work/consumer.log" || true
+if read -r _ consumer_passed _ consumer_failed _ < <(grep -E '^consumer: [0-9]+ passed, [0-9]+ failed$' "$work/consumer.log"); then
+	passed=$((passed + consumer_passed))
+	failed=$((failed + consumer_failed))
+else
+	fail "tools/bazel-consumer-test.sh did not finish"
+fi
 
 note "timings (2 cores)"
 printf 'first build        bazel build //...                      %ss\n' "$first_build"

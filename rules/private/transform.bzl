@@ -61,10 +61,12 @@ asset_transform) that merges its tree, where every target is known.""",
         doc = "Build profile: `release` (default) or `dev`; steps such as minify and bundle read it.",
     ),
     "_bakefs": attr.label(
-        default = Label("//cmd/bakefs"),
+        default = Label("@bakefs_tool//:bakefs"),
         executable = True,
+        allow_files = True,
         cfg = "exec",
-        doc = "The bakefs tool, built for the execution platform.",
+        doc = """The bakefs tool for the execution platform: //cmd/bakefs built
+from source, or the prebuilt binary given to bakefs_register_toolchains.""",
     ),
 }
 
@@ -157,8 +159,8 @@ Example:
     asset_transform(
         name = "app_js",
         srcs = ["src/app.ts"],
-        deps = glob(["src/**/*.ts"]),
-        steps = ["typescript", "bundle:format=esm", "minify"],
+        deps = glob(["src/**/*.ts", "src/**/*.css"]),
+        steps = ["bundle:format=esm,minify=true"],
         strip_prefix = "src",
     )
 """,
