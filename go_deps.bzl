@@ -62,6 +62,14 @@ def bakefs_go_dependencies():
         version = "v1.6.2",
     )
     go_repository(
+        name = "com_github_ebitengine_purego",
+        importpath = "github.com/ebitengine/purego",
+        sum = "h1:K+0AjQp63JEZTEMZiwsI9g0+hAMNohwUOtY0RPGexmc=",
+        build_config = _BUILD_CONFIG,
+        build_file_proto_mode = "disable",
+        version = "v0.8.3",
+    )
+    go_repository(
         name = "com_github_evanw_esbuild",
         importpath = "github.com/evanw/esbuild",
         sum = "h1:A2uETn4jrQTcXaT/shwTDTYBxDjl7fV7nXmUrJxfA2w=",
@@ -76,6 +84,22 @@ def bakefs_go_dependencies():
         build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v1.10.1",
+    )
+    go_repository(
+        name = "com_github_gen2brain_avif",
+        importpath = "github.com/gen2brain/avif",
+        sum = "h1:Ga/ss7qcWWQm2bxFpnjYjhJsNfZrWs5RsyklgFjKRSE=",
+        build_config = _BUILD_CONFIG,
+        build_file_proto_mode = "disable",
+        version = "v0.4.4",
+    )
+    go_repository(
+        name = "com_github_gen2brain_webp",
+        importpath = "github.com/gen2brain/webp",
+        sum = "h1:MvQR75yIPU/9nSqYT5h13k4URaJK3gf9tgz/ksRbyEg=",
+        build_config = _BUILD_CONFIG,
+        build_file_proto_mode = "disable",
+        version = "v0.5.5",
     )
     go_repository(
         name = "com_github_klauspost_compress",
@@ -100,6 +124,14 @@ def bakefs_go_dependencies():
         build_config = _BUILD_CONFIG,
         build_file_proto_mode = "disable",
         version = "v2.25.0",
+    )
+    go_repository(
+        name = "com_github_tetratelabs_wazero",
+        importpath = "github.com/tetratelabs/wazero",
+        sum = "h1:IcZ56OuxrtaEz8UYNRHBrUa9bYeX9oVY93KspZZBf/I=",
+        build_config = _BUILD_CONFIG,
+        build_file_proto_mode = "disable",
+        version = "v1.9.0",
     )
     go_repository(
         name = "org_golang_x_image",
