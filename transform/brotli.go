@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 )
@@ -23,8 +24,8 @@ func init() {
 // to the encoder's choice, so that output depends on data and quality only.
 const brotliWindow = 22
 
-// brotliWriters keeps idle writers by quality (index 0 to 11).
-var brotliWriters [brotli.BestCompression + 1]keptPool[*brotli.Writer]
+// brotliWriters pools writers by quality (index 0 to 11).
+var brotliWriters [brotli.BestCompression + 1]sync.Pool
 
 func newBrotli(o brotliOptions) (Step, error) {
 	forced := -1
@@ -45,8 +46,8 @@ func newBrotli(o brotliOptions) (Step, error) {
 func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/4 + 64)
-	bw, ok := brotliWriters[quality].get()
-	if !ok {
+	bw, _ := brotliWriters[quality].Get().(*brotli.Writer)
+	if bw == nil {
 		bw = brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: brotliWindow})
 	} else {
 		bw.Reset(&buf)
@@ -58,6 +59,6 @@ func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error)
 		return nil, err
 	}
 	bw.Reset(nil) // drop the reference to buf before pooling
-	brotliWriters[quality].put(bw)
+	brotliWriters[quality].Put(bw)
 	return buf.Bytes(), nil
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
 )
 
 // The compression steps (gzip, br, zstd) share the rules of this file.
@@ -177,38 +175,4 @@ func writeChunks(ctx context.Context, w io.Writer, data []byte) error {
 		data = data[n:]
 	}
 	return nil
-}
-
-// A keptPool keeps up to GOMAXPROCS idle encoders of one kind and level.
-// Unlike a sync.Pool's, they survive garbage collections: a Brotli 11
-// writer holds tens of megabytes of tables, and under a soft memory limit
-// the collector runs often, so a sync.Pool made them again and again,
-// which made the collector run still more often. The zero value is ready
-// to use; it is safe for concurrent use.
-type keptPool[T any] struct {
-	once sync.Once
-	idle chan T
-}
-
-func (p *keptPool[T]) init() { p.idle = make(chan T, runtime.GOMAXPROCS(0)) }
-
-// get returns an idle encoder, if any.
-func (p *keptPool[T]) get() (T, bool) {
-	p.once.Do(p.init)
-	select {
-	case v := <-p.idle:
-		return v, true
-	default:
-		var zero T
-		return zero, false
-	}
-}
-
-// put keeps an idle encoder, or drops it when the pool is full.
-func (p *keptPool[T]) put(v T) {
-	p.once.Do(p.init)
-	select {
-	case p.idle <- v:
-	default:
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"strconv"
+	"sync"
 )
 
 // gzipOptions are the options of the gzip step.
@@ -19,7 +20,7 @@ func init() {
 
 // gzipWriters pools writers by level (index 1 to 9); a gzip.Writer is
 // large, and Reset makes a pooled one as good as new.
-var gzipWriters [gzip.BestCompression + 1]keptPool[*gzip.Writer]
+var gzipWriters [gzip.BestCompression + 1]sync.Pool
 
 func newGzip(o gzipOptions) (Step, error) {
 	forced, _ := strconv.Atoi(o.Level) // "" gives 0: the profile's level
@@ -39,8 +40,8 @@ func newGzip(o gzipOptions) (Step, error) {
 func gzipEncode(ctx context.Context, data []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/3 + 64)
-	zw, ok := gzipWriters[level].get()
-	if !ok {
+	zw, _ := gzipWriters[level].Get().(*gzip.Writer)
+	if zw == nil {
 		var err error
 		if zw, err = gzip.NewWriterLevel(&buf, level); err != nil {
 			return nil, err
@@ -55,6 +56,6 @@ func gzipEncode(ctx context.Context, data []byte, level int) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	gzipWriters[level].put(zw)
+	gzipWriters[level].Put(zw)
 	return buf.Bytes(), nil
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -33,7 +34,7 @@ const zstdWindow = 8 << 20
 // time (concurrency 1) and is used by one goroutine at a time, so nothing
 // about the output depends on the number of cores; EncodeAll gives the same
 // bytes for the same input and level whichever encoder runs it.
-var zstdEncoders [zstd.SpeedBestCompression + 1]keptPool[*zstd.Encoder]
+var zstdEncoders [zstd.SpeedBestCompression + 1]sync.Pool
 
 func newZstd(o zstdOptions) (Step, error) {
 	return newCompressStep("zstd", o.CompressOptions, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
@@ -51,8 +52,8 @@ func newZstd(o zstdOptions) (Step, error) {
 // zstdEncode compresses data at level into one frame with the content size
 // and a checksum, and no dictionary.
 func zstdEncode(data []byte, level zstd.EncoderLevel) ([]byte, error) {
-	enc, ok := zstdEncoders[level].get()
-	if !ok {
+	enc, _ := zstdEncoders[level].Get().(*zstd.Encoder)
+	if enc == nil {
 		var err error
 		enc, err = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(level),
@@ -66,6 +67,6 @@ func zstdEncode(data []byte, level zstd.EncoderLevel) ([]byte, error) {
 		}
 	}
 	out := enc.EncodeAll(data, make([]byte, 0, len(data)/3+64))
-	zstdEncoders[level].put(enc)
+	zstdEncoders[level].Put(enc)
 	return out, nil
 }
