@@ -14,9 +14,10 @@
 #  3. bad input fails with a message that names the target and the
 #     attribute, or the file, line and column;
 #  4. a build in a fresh output base against a remote cache executes no
-#     transform or embed action: tools/bazel/cacheserver serves, over
-#     Bazel's HTTP cache protocol on a loopback address, the disk cache
-#     that every build with .bazelrc.offline fills;
+#     transform or embed action: nginx (Debian's, installed by
+#     tools/nginx-setup.sh) serves, over Bazel's HTTP cache protocol on a
+#     loopback address, the disk cache that every build with
+#     .bazelrc.offline fills;
 #  5. a workspace outside the repository, made from rules/README.md, builds
 #     and tests with the rules from this checkout, from a release archive
 #     and with a prebuilt tool (tools/bazel-consumer-test.sh, whose checks
@@ -57,7 +58,7 @@ cleanup() {
 	if [ -n "$server_pid" ]; then
 		kill "$server_pid" 2>/dev/null
 		wait "$server_pid" 2>/dev/null
-		cat "$work/cacheserver.log" 2>/dev/null
+		cat "$work/nginx/error.log" 2>/dev/null
 	fi
 	rm -rf "$work"
 }
@@ -285,16 +286,55 @@ expect_error "$bad:bad_package" "$bad:bad_package_gen" 'attribute package: .bad-
 # are narrower than //... because the convenience symlinks at the top of
 # the workspace point into the usual output base.
 note "remote cache hit in a fresh output base"
-go build -o "$work/cacheserver" ./tools/bazel/cacheserver
-"$work/cacheserver" -dir "$disk_cache" -port-file "$work/port" 2>"$work/cacheserver.log" &
-server_pid=$!
-for _ in $(seq 100); do
-	[ -s "$work/port" ] && break
-	sleep 0.1
+# nginx serves the disk cache read-only: GET /ac/<hash> and /cas/<hash>,
+# which the disk cache keeps under a directory named by the hash's first
+# two digits. (A cache that Bazel also writes takes PUT with nginx's
+# dav_methods, as in the tests of bakefs's own remote cache.)
+nginx="$(tools/nginx-setup.sh)"
+mkdir -p "$work/nginx"
+port=""
+for _ in 1 2 3 4 5; do
+	try=$((20000 + RANDOM % 20000))
+	cat >"$work/nginx/nginx.conf" <<CONF
+daemon off;
+master_process off;
+pid $work/nginx/nginx.pid;
+events {}
+http {
+	access_log off;
+	client_body_temp_path $work/nginx/body;
+	proxy_temp_path $work/nginx/proxy;
+	fastcgi_temp_path $work/nginx/fastcgi;
+	uwsgi_temp_path $work/nginx/uwsgi;
+	scgi_temp_path $work/nginx/scgi;
+	server {
+		listen 127.0.0.1:$try;
+		root $disk_cache;
+		location ~ "^/(ac|cas)/([0-9a-f]{2})([0-9a-f]{62})\$" {
+			limit_except GET HEAD { deny all; }
+			try_files /\$1/\$2/\$2\$3 /\$1/\$2\$3 =404;
+		}
+	}
+}
+CONF
+	"$nginx" -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/error.log" &
+	server_pid=$!
+	for _ in $(seq 100); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$try") 2>/dev/null; then
+			port=$try
+			break
+		fi
+		kill -0 "$server_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$port" ] && break
+	kill "$server_pid" 2>/dev/null || true
+	wait "$server_pid" 2>/dev/null || true
+	server_pid=""
 done
-[ -s "$work/port" ] || { echo "cache server did not start" >&2; exit 1; }
+[ -n "$port" ] || { cat "$work/nginx/error.log" >&2; echo "nginx did not start" >&2; exit 1; }
 seconds bazel --output_base="$fresh_base" build --symlink_prefix=/ --disk_cache= \
-	--remote_cache="http://127.0.0.1:$(cat "$work/port")" \
+	--remote_cache="http://127.0.0.1:$port" --remote_upload_local_results=false \
 	--execution_log_json_file="$work/exec.json" //tests/bazel/... //cmd/... >"$work/fresh.log" 2>&1 ||
 	{ tail -30 "$work/fresh.log"; fail "build in a fresh output base"; }
 fresh="$secs"
