@@ -51,6 +51,7 @@ test-go: assets
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tests/browser)
 	$(GO) test -count=1 -race $(RACE_PACKAGES)
 	$(BAKEFS) build --check -f $(EXAMPLE)
+	$(BAKEFS) build -f examples/minimal/bakefs.toml
 	$(BAKEFS) build --check -f examples/minimal/bakefs.toml
 
 test-browser: assets
