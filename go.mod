@@ -16,6 +16,7 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/tdewolff/minify/v2 v2.25.0
 	github.com/tdewolff/parse/v2 v2.25.0
+	github.com/tetratelabs/wazero v1.9.0
 	golang.org/x/image v0.48.0
 	golang.org/x/sys v0.50.0
 )
@@ -23,5 +24,4 @@ require (
 require (
 	github.com/ebitengine/purego v0.8.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/tetratelabs/wazero v1.9.0 // indirect
 )

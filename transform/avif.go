@@ -68,17 +68,20 @@ func avifSequence(data []byte) bool {
 // decodeAVIFConfig reads the size of an AVIF image by parsing its boxes,
 // without decoding pixels.
 func decodeAVIFConfig(data []byte) (image.Config, error) {
+	wazeroReady()
 	return avif.DecodeConfig(bytes.NewReader(data))
 }
 
 // decodeAVIF decodes an AVIF image (its primary image).
 func decodeAVIF(data []byte) (image.Image, error) {
+	wazeroReady()
 	return avif.Decode(bytes.NewReader(data))
 }
 
 // encodeAVIF writes img as AVIF at quality q (1–100) and encoder speed
 // (1–10).
 func encodeAVIF(img image.Image, q, speed int) ([]byte, error) {
+	wazeroReady()
 	var buf bytes.Buffer
 	err := avif.Encode(&buf, img, avif.Options{
 		Quality:           q,

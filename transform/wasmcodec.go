@@ -2,11 +2,23 @@ package transform
 
 import (
 	"context"
+	"sync"
 	_ "unsafe" // for go:linkname
 
 	"github.com/gen2brain/avif"
 	"github.com/gen2brain/webp"
+	"github.com/tetratelabs/wazero"
 )
+
+// wazeroReady creates and closes one wazero runtime before either library
+// makes its first: wazero sets a package variable (its version) on the
+// first runtime of the process without synchronization, so two libraries
+// starting their runtimes at once race (the race detector reports it).
+// Every use of the libraries calls it first; later calls cost nothing.
+var wazeroReady = sync.OnceFunc(func() {
+	ctx := context.Background()
+	wazero.NewRuntime(ctx).Close(ctx)
+})
 
 // The WebP and AVIF encoders are libwebp and libavif (with libaom) compiled
 // to WebAssembly and run by wazero, in pure Go: no cgo, and the same
@@ -75,6 +87,7 @@ func wasmEncode(ctx context.Context, encode func() ([]byte, error)) ([]byte, err
 // before the first encode. A step calls it when it runs, never when it is
 // built, so that a build answered from the cache compiles nothing.
 func warmEncoders(formats ...string) {
+	wazeroReady()
 	for _, f := range formats {
 		switch f {
 		case "webp":

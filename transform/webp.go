@@ -69,6 +69,7 @@ func decodeWebP(data []byte) (image.Image, error) {
 // encodeWebP writes img as WebP: lossy at quality q (1–100), or lossless,
 // where q sets the effort (100 gives the smallest file).
 func encodeWebP(img image.Image, q int, lossless bool) ([]byte, error) {
+	wazeroReady()
 	var buf bytes.Buffer
 	err := webp.Encode(&buf, toNRGBA(img), webp.Options{Quality: q, Lossless: lossless, Method: webpMethod})
 	if err != nil {
