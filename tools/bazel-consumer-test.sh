@@ -278,4 +278,4 @@ printf 'prebuilt tool     bazel build //... (new output base)   %ss\n' "${prebui
 printf 'prebuilt tool     no-change rebuild                     %ss\n' "${prebuilt_rebuild:-?}"
 
 printf '\nconsumer: %d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+if [ "$failed" -ne 0 ]; then exit 1; fi

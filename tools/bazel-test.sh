@@ -370,4 +370,4 @@ printf 'no-change rebuild  bazel build //...                      %ss\n' "$rebui
 printf 'remote-cache hit   bazel build //tests/bazel/... //cmd/... (fresh output base)  %ss\n' "$fresh"
 
 printf '\nbazel: %d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+if [ "$failed" -ne 0 ]; then exit 1; fi
