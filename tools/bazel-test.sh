@@ -170,15 +170,18 @@ web="tests/bazel/web"
 (
 	set -e
 	b() { "$work/bakefs" transform --no-cache "$@" 2>/dev/null; }
-	b --out "$cli/js_bundle" --file "js/app.ts=$web/js/app.ts" --step bundle:format=esm
-	b --out "$cli/js_min" --tree "$cli/js_bundle" --step minify
-	b --out "$cli/ts" --file "js/standalone.ts=$web/js/standalone.ts" --step typescript
-	b --out "$cli/img_resized" --file "img/photo.jpg=$web/img/photo.jpg" --step resize:width=64
-	b --out "$cli/site" --file "index.html=$web/index.html" --tree "$cli/img_resized" \
+	# asset_transform leaves references as they are (--no-rewrite); the
+	# transform of go_embed_data that merges its sources rewrites them.
+	b --no-rewrite --out "$cli/js_bundle" --file "js/app.ts=$web/js/app.ts" --step bundle:format=esm
+	b --no-rewrite --out "$cli/js_min" --tree "$cli/js_bundle" --step minify
+	b --no-rewrite --out "$cli/ts" --file "js/standalone.ts=$web/js/standalone.ts" --step typescript
+	b --no-rewrite --out "$cli/img_resized" --file "img/photo.jpg=$web/img/photo.jpg" --step resize:width=64
+	b --no-rewrite --out "$cli/site" --file "index.html=$web/index.html" --tree "$cli/img_resized" \
 		--tree "$cli/js_min" --tree "$cli/ts" --step gzip --step br --step hash
+	b --out "$cli/assets_tree" --tree "$cli/site"
 	b --out "$cli/mixed_tree" --file "index.html=$web/index.html" --tree "$cli/js_min" \
 		--compress gzip,zstd --hash
-	"$work/bakefs" embed --tree "$cli/site" --out "$cli/assets_gen" --package assets \
+	"$work/bakefs" embed --tree "$cli/assets_tree" --out "$cli/assets_gen" --package assets \
 		--import-path github.com/bakefs/bakefs/tests/bazel/assets 2>/dev/null
 	"$work/bakefs" embed --tree "$cli/mixed_tree" --out "$cli/mixed_gen" --package mixed \
 		--import-path github.com/bakefs/bakefs/tests/bazel/mixed 2>/dev/null
