@@ -302,6 +302,10 @@ func validSum(s string) bool {
 
 // discard removes an entry whose blobs turned out missing or damaged.
 func (c *Cache) discard(key string) {
+	if key == rewriteMemoKey {
+		c.dropRewriteMemo()
+		return
+	}
 	os.Remove(c.entryFile(key))
 	c.entryIndex().forget(key)
 }

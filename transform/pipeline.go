@@ -183,7 +183,7 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	if err := checkUnique(res.outputs); err != nil {
 		return nil, err
 	}
-	warnings, err := rewriteRefs(res.outputs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(ctx, o) })
+	warnings, err := p.rewrite(ctx, res.outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +217,33 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 		res.Stats.BytesOut += o.bytesOut()
 	}
 	return res, nil
+}
+
+// rewrite runs the rewrite pass over outs, or takes its outcome from the
+// cache's memo when everything the pass reads is what the last run read.
+func (p *Pipeline) rewrite(ctx context.Context, outs []*output) ([]error, error) {
+	pass := func() ([]error, error) {
+		return rewriteRefs(outs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(ctx, o) })
+	}
+	if p.Cache == nil {
+		return pass()
+	}
+	tool, err := p.Cache.toolIdentity()
+	if err != nil {
+		return nil, err
+	}
+	digest := rewriteDigest(tool, outs, p.Base, p.Strict)
+	if m, ok := p.Cache.loadRewriteMemo(digest); ok {
+		return applyRewriteMemo(m, outs), nil
+	}
+	warnings, err := pass()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Cache.saveRewriteMemo(digest, outs, warnings); err != nil {
+		return nil, fmt.Errorf("writing cache: %w", err)
+	}
+	return warnings, nil
 }
 
 // maxRuns bounds how often a job runs again because a file it read changed

@@ -403,13 +403,18 @@ func TestRewriteCacheDamage(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		damage func(file string)
+		ran    int // jobs run again within the damaged run
 	}{
+		// A flipped blob keeps its size: the rewrite memo answers, reading
+		// no output, and the damage shows when the tree is written.
 		{"blob flipped", func(file string) {
 			data, _ := os.ReadFile(file)
 			data[len(data)-1] ^= 1
 			os.WriteFile(file, data, 0o644)
-		}},
-		{"blob removed", func(file string) { os.Remove(file) }},
+		}, 0},
+		// A missing blob makes the memo unusable: the pass reads the
+		// sheet, whose job runs again within the run.
+		{"blob removed", func(file string) { os.Remove(file) }, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeSources(t, map[string]string{
@@ -439,9 +444,9 @@ func TestRewriteCacheDamage(t *testing.T) {
 			}
 			eachFile(t, filepath.Join(cache.Dir, "blobs"), tc.damage)
 
-			res := run() // reads the sheet: its job runs again
-			if res.Stats.Ran != 1 || res.Stats.Cached != 1 {
-				t.Errorf("with the damage: %+v; want the sheet's job run again, the image's cached", res.Stats)
+			res := run()
+			if res.Stats.Ran != tc.ran || res.Stats.Cached != 2-tc.ran {
+				t.Errorf("with the damage: %+v; want %d jobs run again", res.Stats, tc.ran)
 			}
 			out := filepath.Join(t.TempDir(), "out")
 			if _, err := res.WriteTree(out); !errors.Is(err, ErrCacheDamaged) {
@@ -462,5 +467,56 @@ func TestRewriteCacheDamage(t *testing.T) {
 				t.Fatal("the repaired cache gives another tree")
 			}
 		})
+	}
+}
+
+// TestRewriteMemo: a run whose outputs are all the same as the last run's
+// takes the rewrite pass's outcome from the memo, to the same manifest; a
+// change of one referenced file makes the pass run again.
+func TestRewriteMemo(t *testing.T) {
+	root := writeSources(t, map[string]string{
+		"img/a.png":    "one image, long enough to compress well, one image, one image",
+		"css/site.css": ".a{background:url(../img/a.png)}",
+	})
+	cache := &Cache{Dir: t.TempDir()}
+	run := func() *Result {
+		t.Helper()
+		res, err := (&Pipeline{Root: root, Cache: cache}).Run(context.Background(), jobsFor(t, root, "gzip", "hash"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	manifest := func(res *Result) string {
+		t.Helper()
+		b, err := EncodeManifest(res.Manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := run()
+	second := run()
+	if manifest(first) != manifest(second) {
+		t.Fatalf("the memo gives another manifest:\n%s\n%s", manifest(first), manifest(second))
+	}
+	for _, o := range second.outputs {
+		if o.Path == "css/site.css" && o.key != rewriteMemoKey {
+			t.Errorf("the sheet's rewrite did not come from the memo (key %q)", o.key)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "img", "a.png"), []byte("another image, long enough to compress, another image"), 0o644)
+	third := run()
+	for _, o := range third.outputs {
+		if o.Path == "css/site.css" && o.key == rewriteMemoKey {
+			t.Error("a changed image did not make the pass run again")
+		}
+	}
+	clean, err := (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "gzip", "hash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if manifest(third) != manifest(clean) {
+		t.Fatal("after the change, the manifest differs from a clean run's")
 	}
 }
