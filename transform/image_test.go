@@ -312,24 +312,36 @@ func decodePixels(t testing.TB, name string, data []byte) *image.NRGBA {
 	return n
 }
 
-// checkGoldenImage compares the pixels of an encoded image with those of
-// the PNG testdata/golden/name, exactly: the decoders and encoders used are
-// deterministic, so any difference is a change of behavior. Under -update
-// it writes the PNG.
-func checkGoldenImage(t *testing.T, name string, data []byte) {
+// goldenPixels decodes data and the golden PNG testdata/golden/name and
+// checks that they have the same size. Under -update it writes data's
+// pixels as the golden PNG instead and reports false.
+func goldenPixels(t *testing.T, name string, data []byte) (got, want *image.NRGBA, ok bool) {
 	t.Helper()
-	got := decodePixels(t, name, data)
+	got = decodePixels(t, name, data)
 	if golden.Updating() {
 		var buf bytes.Buffer
 		if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, got); err != nil {
 			t.Fatal(err)
 		}
 		checkGolden(t, name, buf.Bytes())
-		return
+		return nil, nil, false
 	}
-	want := decodePixels(t, name, golden.Read(t, name))
+	want = decodePixels(t, name, golden.Read(t, name))
 	if got.Bounds() != want.Bounds() {
 		t.Fatalf("%s: got %v pixels, golden has %v", name, got.Bounds().Size(), want.Bounds().Size())
+	}
+	return got, want, true
+}
+
+// checkGoldenImage compares the pixels of an encoded image with those of
+// the PNG testdata/golden/name, exactly: the decoders and encoders used are
+// deterministic, so any difference is a change of behavior. Under -update
+// it writes the PNG.
+func checkGoldenImage(t *testing.T, name string, data []byte) {
+	t.Helper()
+	got, want, ok := goldenPixels(t, name, data)
+	if !ok {
+		return
 	}
 	for i := 0; i < len(got.Pix); i += 4 {
 		if !bytes.Equal(got.Pix[i:i+4], want.Pix[i:i+4]) {
@@ -569,18 +581,9 @@ func psnr(a, b *image.NRGBA) float64 {
 // for. Under -update it writes the PNG.
 func checkGoldenClose(t *testing.T, name string, data []byte, minPSNR float64) {
 	t.Helper()
-	got := decodePixels(t, name, data)
-	if golden.Updating() {
-		var buf bytes.Buffer
-		if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, got); err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, name, buf.Bytes())
+	got, want, ok := goldenPixels(t, name, data)
+	if !ok {
 		return
-	}
-	want := decodePixels(t, name, golden.Read(t, name))
-	if got.Bounds() != want.Bounds() {
-		t.Fatalf("%s: got %v pixels, golden has %v", name, got.Bounds().Size(), want.Bounds().Size())
 	}
 	if p := psnr(want, got); p < minPSNR {
 		t.Errorf("%s: PSNR against the golden image is %.1f dB, want at least %.1f (go test ./transform -update refreshes it)", name, p, minPSNR)
