@@ -47,6 +47,7 @@ type Cache struct {
 	indexOnce sync.Once
 	index     *fileIndex
 	entries   *entryIndex
+	project   string // index/<p>: where this project's index files start
 	root      string // the source root the indexes belong to; see bind
 
 	identityOnce sync.Once
@@ -76,9 +77,9 @@ func (c *Cache) files() *fileIndex {
 			abs = c.root
 		}
 		sum := sha256.Sum256([]byte(abs))
-		name := filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
-		c.index = &fileIndex{file: name + ".json"}
-		c.entries = &entryIndex{file: name + ".entries"}
+		c.project = filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
+		c.index = &fileIndex{file: c.project + ".json"}
+		c.entries = &entryIndex{file: c.project + ".entries"}
 	})
 	return c.index
 }

@@ -45,7 +45,7 @@ func rewriteDigest(tool string, outs []*output, base string, strict bool) string
 // memoFile is where the cache keeps its project's rewrite memo.
 func (c *Cache) memoFile() string {
 	c.files()
-	return c.index.file[:len(c.index.file)-len(".json")] + ".rewrite"
+	return c.project + ".rewrite"
 }
 
 var memoMu sync.Mutex // serialises the memo's file of one process
