@@ -219,28 +219,23 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	return res, nil
 }
 
-// rewrite runs the rewrite pass over outs, or takes its outcome from the
-// cache's memo when everything the pass reads is what the last run read.
+// rewrite runs the rewrite pass over outs, with the cache's memo when
+// there is a cache.
 func (p *Pipeline) rewrite(ctx context.Context, outs []*output) ([]error, error) {
-	pass := func() ([]error, error) {
-		return rewriteRefs(outs, p.Base, p.Strict, func(o *output) ([]byte, error) { return p.load(ctx, o) })
-	}
+	pass := &rewritePass{base: p.Base, strict: p.Strict, load: func(o *output) ([]byte, error) { return p.load(ctx, o) }}
 	if p.Cache == nil {
-		return pass()
+		return pass.run(outs)
 	}
 	tool, err := p.Cache.toolIdentity()
 	if err != nil {
 		return nil, err
 	}
-	digest := rewriteDigest(tool, outs, p.Base, p.Strict)
-	if m, ok := p.Cache.loadRewriteMemo(digest); ok {
-		return applyRewriteMemo(m, outs), nil
-	}
-	warnings, err := pass()
+	pass.memo, pass.cache, pass.tool = p.Cache.loadRewriteMemo(), p.Cache, tool
+	warnings, err := pass.run(outs)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Cache.saveRewriteMemo(digest, outs, warnings); err != nil {
+	if err := p.Cache.saveRewriteMemo(pass.memo, outs); err != nil {
 		return nil, fmt.Errorf("writing cache: %w", err)
 	}
 	return warnings, nil

@@ -41,11 +41,12 @@ import (
 // output is a warning "file:line:col: warning: …", or an error with
 // Pipeline.Strict; positions are in the output's bytes.
 //
-// The pass is not cached: scanning is a lexer's pass over the text files,
-// cheaper than reading a cache entry would be. What follows it, the
-// finishing steps, is cached by the rewritten bytes (see finish.go), so a
-// file whose references changed is compressed again, and nothing else is
-// run again.
+// With a cache, the pass remembers what it found in each output's bytes
+// and what it made of them (see rewriteMemo): it reads and scans only the
+// outputs whose bytes are new, and rewrites only those whose bytes or
+// whose targets changed. What follows it, the finishing steps, is cached
+// by the rewritten bytes (see finish.go), so a file whose references
+// changed is compressed again, and nothing else is run again.
 
 // A refKind says what a reference is for.
 type refKind uint8
@@ -75,10 +76,27 @@ type ref struct {
 // A refFile is an output being rewritten.
 type refFile struct {
 	o       *output
-	data    []byte
-	refs    []ref
+	kind    string      // the reader of its references (see refKindOf)
+	key     string      // its record's key in the memo
+	rec     *scanRecord // its references, from the memo or a scan
+	data    []byte      // its bytes, once read
+	refs    []ref       // its references, once scanned
+	scanned bool
 	targets []*refFile // distinct targets, for the order of the pass
 	state   uint8      // 0 new, 1 being visited, 2 done
+}
+
+// A rewritePass is one run of the pass over an output tree.
+type rewritePass struct {
+	base   string
+	strict bool
+	load   func(*output) ([]byte, error) // an output's identity bytes
+	// memo, when not nil, answers for the outputs it knows (see
+	// rewriteMemo), their blobs being in cache, for the code tool.
+	memo  *rewriteMemo
+	cache *Cache
+	tool  string
+	files map[string]*refFile
 }
 
 // rewriteRefs runs the rewrite pass over outs (sorted by path). load
@@ -86,7 +104,12 @@ type refFile struct {
 // an error for a cycle, an unreadable output or, with strict, missing
 // files.
 func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([]byte, error)) ([]error, error) {
-	base = normalBase(base)
+	return (&rewritePass{base: base, strict: strict, load: load}).run(outs)
+}
+
+// run runs the pass over outs (sorted by path).
+func (p *rewritePass) run(outs []*output) ([]error, error) {
+	p.base = normalBase(p.base)
 	hashing := false
 	for _, o := range outs {
 		hashing = hashing || o.Hashed
@@ -94,49 +117,24 @@ func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([
 	if !hashing {
 		return nil, nil
 	}
-	files := make(map[string]*refFile, len(outs))
+	p.files = make(map[string]*refFile, len(outs))
 	for _, o := range outs {
-		files[o.Path] = &refFile{o: o}
+		p.files[o.Path] = &refFile{o: o}
 	}
 	// Pages first: a <link rel="manifest"> makes a .json file a web app
 	// manifest.
 	manifests := make(map[string]bool)
-	scan := func(f *refFile, kind string) error {
-		if f.o.keepRefs {
-			return nil
-		}
-		data, err := load(f.o)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.o.Path, err)
-		}
-		f.data = data
-		switch kind {
-		case "html":
-			f.refs = scanHTML(data)
-		case "css":
-			f.refs = scanCSS(data, 0)
-		case "svg":
-			f.refs = scanSVG(data)
-		case "manifest":
-			f.refs = scanWebManifest(data)
-		case "js":
-			f.refs = scanSourceMapComment(data)
-		}
-		return nil
-	}
 	for _, o := range outs {
 		if refKindOf(o) == "html" {
-			f := files[o.Path]
-			if err := scan(f, "html"); err != nil {
+			f := p.files[o.Path]
+			if err := p.note(f, "html"); err != nil {
 				return nil, err
 			}
-			eachRef(f.refs, func(r *ref, _ int) {
-				if r.kind == refManifest {
-					if t, ok := localTarget(r.url, o.Path, base); ok {
-						manifests[t] = true
-					}
+			for _, n := range f.notes() {
+				if n.Kind == refManifest {
+					manifests[n.Target] = true
 				}
-			})
+			}
 		}
 	}
 	for _, o := range outs {
@@ -147,33 +145,32 @@ func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([
 		if kind == "html" || kind == "" || kind == "json" {
 			continue
 		}
-		if err := scan(files[o.Path], kind); err != nil {
+		if err := p.note(p.files[o.Path], kind); err != nil {
 			return nil, err
 		}
 	}
 	var warnings []error
 	for _, o := range outs {
-		f := files[o.Path]
+		f := p.files[o.Path]
 		seen := make(map[*refFile]bool)
-		eachRef(f.refs, func(r *ref, at int) {
-			t, local := localTarget(r.url, o.Path, base)
-			if !local || t == o.Path {
-				return
-			}
-			tf, ok := files[t]
+		for _, n := range f.notes() {
+			tf, ok := p.files[n.Target]
 			switch {
-			case !ok && (r.kind == refLoad || r.kind == refManifest):
-				line, col := lineCol(f.data, at)
-				warnings = append(warnings, &SourceError{File: o.Path, Line: line, Column: col, Warning: !strict,
-					Msg: fmt.Sprintf("%q names %s, which is not in the output tree", r.url, t)})
+			case !ok && (n.Kind == refLoad || n.Kind == refManifest):
+				if err := p.read(f); err != nil {
+					return nil, err
+				}
+				line, col := lineCol(f.data, n.At)
+				warnings = append(warnings, &SourceError{File: o.Path, Line: line, Column: col, Warning: !p.strict,
+					Msg: fmt.Sprintf("%q names %s, which is not in the output tree", n.URL, n.Target)})
 			case ok && !isPage(tf.o) && !seen[tf]:
 				seen[tf] = true
 				f.targets = append(f.targets, tf)
 			}
-		})
+		}
 	}
 	sortErrors(warnings)
-	if strict && len(warnings) > 0 {
+	if p.strict && len(warnings) > 0 {
 		return nil, errors.Join(warnings...)
 	}
 	var order []*refFile
@@ -196,35 +193,128 @@ func rewriteRefs(outs []*output, base string, strict bool, load func(*output) ([
 		return nil
 	}
 	for _, o := range outs {
-		if err := visit(files[o.Path], nil); err != nil {
+		if err := visit(p.files[o.Path], nil); err != nil {
 			return nil, err
 		}
 	}
 	for _, f := range order {
-		if len(f.refs) == 0 {
-			continue
-		}
-		out := applyRefs(f.data, f.refs, func(r *ref) (string, bool) {
-			t, local := localTarget(r.url, f.o.Path, base)
-			tf, ok := files[t]
-			if !local || !ok || t == f.o.Path || isPage(tf.o) {
-				return "", false
-			}
-			if r.kind == refSRI {
-				return tf.o.blob.Integrity, true
-			}
-			if !tf.o.Hashed || tf.o.Fingerprinted {
-				return "", false
-			}
-			u, _ := hashedURL(r.url, t, bfs.HashedName(t, tf.o.blob.SHA256))
-			return u, true
-		})
-		if !bytes.Equal(out, f.data) {
-			f.o.data, f.o.blob, f.o.key = out, newBlobRef(out, true), ""
-			f.o.rewritten = true
+		if err := p.rewrite(f); err != nil {
+			return nil, err
 		}
 	}
 	return warnings, nil
+}
+
+// note gives f, read by the reader kind, its references: those the memo
+// has for its bytes, else those a scan finds, which the memo then keeps.
+// An output that keeps its references (Job.KeepRefs) has none.
+func (p *rewritePass) note(f *refFile, kind string) error {
+	f.kind = kind
+	if f.o.keepRefs {
+		return nil
+	}
+	if p.memo != nil {
+		f.key = scanKey(p.tool, kind, f.o, p.base)
+		if r, ok := p.memo.record(f.key); ok {
+			f.rec = r
+			return nil
+		}
+	}
+	if err := p.read(f); err != nil {
+		return err
+	}
+	rec := &scanRecord{}
+	eachRef(f.refs, func(r *ref, at int) {
+		if t, local := localTarget(r.url, f.o.Path, p.base); local && t != f.o.Path {
+			rec.Refs = append(rec.Refs, refNote{Target: t, URL: r.url, Kind: r.kind, At: at})
+		}
+	})
+	f.rec = rec
+	if p.memo != nil {
+		p.memo.put(f.key, rec)
+	}
+	return nil
+}
+
+// notes returns f's references to other local files.
+func (f *refFile) notes() []refNote {
+	if f.rec == nil {
+		return nil
+	}
+	return f.rec.Refs
+}
+
+// read reads and scans f, once.
+func (p *rewritePass) read(f *refFile) error {
+	if f.scanned {
+		return nil
+	}
+	data, err := p.load(f.o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.o.Path, err)
+	}
+	f.data, f.scanned = data, true
+	switch f.kind {
+	case "html":
+		f.refs = scanHTML(data)
+	case "css":
+		f.refs = scanCSS(data, 0)
+	case "svg":
+		f.refs = scanSVG(data)
+	case "manifest":
+		f.refs = scanWebManifest(data)
+	case "js":
+		f.refs = scanSourceMapComment(data)
+	}
+	return nil
+}
+
+// rewrite gives f's references the hashed names of their targets, which
+// are final by then, taking the outcome from the memo when it made it for
+// the same targets.
+func (p *rewritePass) rewrite(f *refFile) error {
+	if len(f.notes()) == 0 {
+		return nil
+	}
+	var targets string
+	if p.memo != nil {
+		targets = targetsDigest(f.rec.Refs, p.files)
+		if ref, ok := p.cache.result(f.rec, targets); ok {
+			if ref != (blobRef{}) {
+				f.o.data, f.o.blob, f.o.key = nil, ref, rewriteMemoKey
+				f.o.rewritten = true
+			}
+			return nil
+		}
+	}
+	if err := p.read(f); err != nil {
+		return err
+	}
+	out := applyRefs(f.data, f.refs, func(r *ref) (string, bool) {
+		t, local := localTarget(r.url, f.o.Path, p.base)
+		tf, ok := p.files[t]
+		if !local || !ok || t == f.o.Path || isPage(tf.o) {
+			return "", false
+		}
+		if r.kind == refSRI {
+			return tf.o.blob.Integrity, true
+		}
+		if !tf.o.Hashed || tf.o.Fingerprinted {
+			return "", false
+		}
+		u, _ := hashedURL(r.url, t, bfs.HashedName(t, tf.o.blob.SHA256))
+		return u, true
+	})
+	var result blobRef
+	if !bytes.Equal(out, f.data) {
+		f.o.data, f.o.blob, f.o.key = out, newBlobRef(out, true), ""
+		f.o.rewritten = true
+		result = f.o.blob
+	}
+	if p.memo != nil {
+		p.memo.put(f.key, &scanRecord{Refs: f.rec.Refs, Targets: targets, Result: result})
+	}
+	return nil
 }
 
 // normalBase returns the public URL prefix of the tree's root as

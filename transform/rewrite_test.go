@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -471,12 +472,19 @@ func TestRewriteCacheDamage(t *testing.T) {
 }
 
 // TestRewriteMemo: a run whose outputs are all the same as the last run's
-// takes the rewrite pass's outcome from the memo, to the same manifest; a
-// change of one referenced file makes the pass run again.
+// takes every rewrite from the memo, to the same manifest. After one image
+// changes, only the files whose targets changed are rewritten again (the
+// sheet that uses the image and the page that links the sheet), and the
+// other sheet is not even read: its bytes are gone from the cache, which
+// would make its job run again.
 func TestRewriteMemo(t *testing.T) {
+	b := ".b{background:url(../img/b.png)}"
 	root := writeSources(t, map[string]string{
-		"img/a.png":    "one image, long enough to compress well, one image, one image",
-		"css/site.css": ".a{background:url(../img/a.png)}",
+		"img/a.png":  "one image, long enough to compress well, one image, one image",
+		"img/b.png":  "another image, long enough to compress well, another image",
+		"css/a.css":  ".a{background:url(../img/a.png)}",
+		"css/b.css":  b,
+		"index.html": `<link rel=stylesheet href=css/a.css><link rel=stylesheet href=css/b.css>`,
 	})
 	cache := &Cache{Dir: t.TempDir()}
 	run := func() *Result {
@@ -495,28 +503,37 @@ func TestRewriteMemo(t *testing.T) {
 		}
 		return string(b)
 	}
+	fromMemo := func(res *Result) []string {
+		var paths []string
+		for _, o := range res.outputs {
+			if o.key == rewriteMemoKey {
+				paths = append(paths, o.Path)
+			}
+		}
+		return paths
+	}
 	first := run()
 	second := run()
 	if manifest(first) != manifest(second) {
 		t.Fatalf("the memo gives another manifest:\n%s\n%s", manifest(first), manifest(second))
 	}
-	for _, o := range second.outputs {
-		if o.Path == "css/site.css" && o.key != rewriteMemoKey {
-			t.Errorf("the sheet's rewrite did not come from the memo (key %q)", o.key)
-		}
+	if got, want := fromMemo(second), []string{"css/a.css", "css/b.css", "index.html"}; !slices.Equal(got, want) {
+		t.Errorf("no-change run: rewrites from the memo %q, want %q", got, want)
 	}
-	os.WriteFile(filepath.Join(root, "img", "a.png"), []byte("another image, long enough to compress, another image"), 0o644)
+	os.Remove(cache.blobFile(SHA256Hex([]byte(b))))
+	os.WriteFile(filepath.Join(root, "img", "a.png"), []byte("a new image, long enough to compress, a new image"), 0o644)
 	third := run()
-	for _, o := range third.outputs {
-		if o.Path == "css/site.css" && o.key == rewriteMemoKey {
-			t.Error("a changed image did not make the pass run again")
-		}
+	if got, want := fromMemo(third), []string{"css/b.css"}; !slices.Equal(got, want) {
+		t.Errorf("after the image changed: rewrites from the memo %q, want %q", got, want)
+	}
+	if third.Stats.Ran != 1 {
+		t.Errorf("after the image changed: %+v; want only the image's job run (css/b.css read?)", third.Stats)
 	}
 	clean, err := (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "gzip", "hash"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if manifest(third) != manifest(clean) {
-		t.Fatal("after the change, the manifest differs from a clean run's")
+		t.Fatalf("after the change, the manifest differs from a clean run's:\n%s\n%s", manifest(third), manifest(clean))
 	}
 }

@@ -10,17 +10,43 @@ import (
 	"sync"
 )
 
-// A rewriteMemo remembers, per project, the outcome of the last rewrite
-// pass: the digest of everything the pass read (every output's path,
-// kind, flags and bytes, the base, strict, the tool), the new bytes of the
-// files it rewrote (kept as blobs of the cache) and its warnings. The pass
-// is a function of that digest alone, so a run whose outputs all come back
-// the same, as in a build with nothing changed, takes the outcome from the
-// memo instead of reading and scanning every output again.
+// A rewriteMemo remembers, per project, what the rewrite pass learned of
+// each output it scanned, so that a run reads and scans only the outputs
+// whose bytes are new, and rewrites only those whose bytes or whose
+// targets changed. It is kept beside the project's other index files
+// (index/<p>.rewrite) and holds the records of the last run's outputs
+// only.
+//
+// A record is found by the output's scanKey: the code, the output's path,
+// the reader of its type, the base and its bytes' SHA-256, everything that
+// decides its references. It holds those references (the local ones,
+// resolved) and the outcome of the last rewrite of these bytes: the digest
+// of the states of the targets it was made for (see targetsDigest) and the
+// bytes made, kept as a blob of the cache. When the targets are as they
+// were, the outcome is taken as it is; otherwise the output alone is read,
+// scanned and rewritten again.
 type rewriteMemo struct {
-	Digest   string
-	Results  map[string]blobRef // rewritten output path -> its new bytes
-	Warnings []SourceError
+	Records map[string]*scanRecord
+
+	// used holds the records of this run's outputs, which replace Records
+	// when the memo is saved; changed says whether saving is needed.
+	used    map[string]*scanRecord
+	changed bool
+}
+
+// A scanRecord is what the pass knows of one output's bytes.
+type scanRecord struct {
+	Refs    []refNote // the references to other local files, in order
+	Targets string    // the targetsDigest that Result was made for; "" for none yet
+	Result  blobRef   // the rewritten bytes; zero when they are the output's own
+}
+
+// A refNote is a reference to a local file other than the referring one.
+type refNote struct {
+	Target string  // the logical path it names
+	URL    string  // as written, decoded
+	Kind   refKind // what it is for
+	At     int     // where it (or the region holding it) starts in the bytes
 }
 
 // rewriteMemoKey is the cache key that the outputs answered by the memo
@@ -30,14 +56,33 @@ const rewriteMemoKey = "rewrite-memo"
 
 // rewriteMemoFormat starts the memo file; a file of another format is
 // ignored.
-const rewriteMemoFormat = cacheFormat + " rewrite memo 1\n"
+const rewriteMemoFormat = cacheFormat + " rewrite memo 2\n"
 
-// rewriteDigest returns the digest of the rewrite pass's inputs.
-func rewriteDigest(tool string, outs []*output, base string, strict bool) string {
+// scanKey returns the key of an output's record: the code's identity, the
+// reader kind, the output's path, the base and the SHA-256 of its bytes.
+func scanKey(tool, kind string, o *output, base string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%stool %s\nbase %q\nstrict %v\n", rewriteMemoFormat, tool, base, strict)
-	for _, o := range outs {
-		fmt.Fprintf(h, "%q %q %q %s %d %v %v %v\n", o.Path, o.Source, o.Type, o.blob.SHA256, o.blob.Size, o.Hashed, o.Fingerprinted, o.keepRefs)
+	fmt.Fprintf(h, "%stool %s\nkind %s\npath %q\nbase %q\nsha256 %s %d\n", rewriteMemoFormat, tool, kind, o.Path, base, o.blob.SHA256, o.blob.Size)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// targetsDigest returns the digest of what a rewrite of f reads besides
+// its own bytes: for each of its references, whether the target is an
+// output, a page (whose bytes do not matter) or, if neither, its hashing
+// and its bytes, by then final: targets are rewritten first.
+func targetsDigest(notes []refNote, files map[string]*refFile) string {
+	h := sha256.New()
+	for _, n := range notes {
+		fmt.Fprintf(h, "%q %d", n.Target, n.Kind)
+		switch tf, ok := files[n.Target]; {
+		case !ok:
+		case isPage(tf.o):
+			h.Write([]byte(" page"))
+		default:
+			o := tf.o
+			fmt.Fprintf(h, " %v %v %s %d %s", o.Hashed, o.Fingerprinted, o.blob.SHA256, o.blob.Size, o.blob.Integrity)
+		}
+		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -50,53 +95,76 @@ func (c *Cache) memoFile() string {
 
 var memoMu sync.Mutex // serialises the memo's file of one process
 
-// loadRewriteMemo returns the memo when its digest is digest and every
-// blob it names is in the cache.
-func (c *Cache) loadRewriteMemo(digest string) (*rewriteMemo, bool) {
+// loadRewriteMemo returns the project's memo, empty when there is none or
+// it cannot be read.
+func (c *Cache) loadRewriteMemo() *rewriteMemo {
+	m := &rewriteMemo{}
 	memoMu.Lock()
-	defer memoMu.Unlock()
 	data, err := os.ReadFile(c.memoFile())
-	if err != nil || !bytes.HasPrefix(data, []byte(rewriteMemoFormat)) {
-		return nil, false
+	memoMu.Unlock()
+	if err != nil || !bytes.HasPrefix(data, []byte(rewriteMemoFormat)) ||
+		gob.NewDecoder(bytes.NewReader(data[len(rewriteMemoFormat):])).Decode(m) != nil {
+		m = &rewriteMemo{}
 	}
-	var m rewriteMemo
-	if gob.NewDecoder(bytes.NewReader(data[len(rewriteMemoFormat):])).Decode(&m) != nil || m.Digest != digest {
-		return nil, false
+	if m.Records == nil {
+		m.Records = make(map[string]*scanRecord)
 	}
-	for _, ref := range m.Results {
-		if fi, err := os.Stat(c.blobFile(ref.SHA256)); err != nil || fi.Size() != ref.Size {
-			return nil, false
-		}
-	}
-	return &m, true
+	m.used = make(map[string]*scanRecord)
+	return m
 }
 
-// saveRewriteMemo stores the outcome of a pass: the outputs it rewrote
-// (their new bytes go into the cache's blobs) and its warnings.
-func (c *Cache) saveRewriteMemo(digest string, outs []*output, warnings []error) error {
-	m := rewriteMemo{Digest: digest, Results: make(map[string]blobRef)}
-	for _, o := range outs {
-		if !o.rewritten {
-			continue
-		}
-		if o.data == nil {
-			return nil // bytes not in memory: nothing to remember them by
-		}
-		if _, err := c.putBlob(o.blob, o.data); err != nil {
-			return err
-		}
-		m.Results[o.Path] = o.blob
+// record returns the record under key, from the last run or made in this
+// one, and whether there is one.
+func (m *rewriteMemo) record(key string) (*scanRecord, bool) {
+	if r, ok := m.used[key]; ok {
+		return r, true
 	}
-	for _, w := range warnings {
-		se, ok := w.(*SourceError)
-		if !ok {
-			return nil // a warning the memo cannot hold: do not remember
+	r, ok := m.Records[key]
+	if ok {
+		m.used[key] = r
+	}
+	return r, ok
+}
+
+// put records what a scan learned.
+func (m *rewriteMemo) put(key string, r *scanRecord) {
+	m.used[key] = r
+	m.changed = true
+}
+
+// result returns the rewritten bytes that r remembers for targets, when
+// it has them and the cache still holds them: ok false means the output
+// is to be rewritten again.
+func (c *Cache) result(r *scanRecord, targets string) (ref blobRef, ok bool) {
+	if r.Targets != targets {
+		return blobRef{}, false
+	}
+	if r.Result == (blobRef{}) {
+		return blobRef{}, true
+	}
+	if fi, err := os.Stat(c.blobFile(r.Result.SHA256)); err != nil || fi.Size() != r.Result.Size {
+		return blobRef{}, false
+	}
+	return r.Result, true
+}
+
+// saveRewriteMemo stores the records of this run's outputs, with the
+// rewritten bytes they name (put into the cache's blobs from outs), when
+// anything changed since the memo was loaded.
+func (c *Cache) saveRewriteMemo(m *rewriteMemo, outs []*output) error {
+	if !m.changed && len(m.used) == len(m.Records) {
+		return nil
+	}
+	for _, o := range outs {
+		if o.rewritten && o.data != nil {
+			if _, err := c.putBlob(o.blob, o.data); err != nil {
+				return err
+			}
 		}
-		m.Warnings = append(m.Warnings, *se)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(rewriteMemoFormat)
-	if err := gob.NewEncoder(&buf).Encode(m); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(rewriteMemo{Records: m.used}); err != nil {
 		return err
 	}
 	memoMu.Lock()
@@ -109,20 +177,4 @@ func (c *Cache) dropRewriteMemo() {
 	memoMu.Lock()
 	defer memoMu.Unlock()
 	os.Remove(c.memoFile())
-}
-
-// applyRewriteMemo gives the outputs the memo's outcome, as rewriteRefs
-// would have, and returns its warnings.
-func applyRewriteMemo(m *rewriteMemo, outs []*output) []error {
-	for _, o := range outs {
-		if ref, ok := m.Results[o.Path]; ok {
-			o.data, o.blob, o.key = nil, ref, rewriteMemoKey
-			o.rewritten = true
-		}
-	}
-	var warnings []error
-	for i := range m.Warnings {
-		warnings = append(warnings, &m.Warnings[i])
-	}
-	return warnings
 }
