@@ -31,6 +31,10 @@
 // Exit status: 0 on success, 1 when a build fails (the previous output is
 // left intact), 2 on misuse (bad flags, unknown command, bad step syntax),
 // 130 when interrupted (Ctrl-C; the previous output is left intact).
+//
+// Environment: BAKEFS_REMOTE_HEADER (see bakefs help build);
+// BAKEFS_CPUPROFILE=FILE and BAKEFS_MEMPROFILE=FILE write a CPU profile of
+// the run and a heap profile at its end, for go tool pprof.
 package main
 
 import (
@@ -71,7 +75,10 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("bakefs: ")
 	env := &environment{stdout: os.Stdout, stderr: os.Stderr, interactive: isTerminal(os.Stderr) && os.Getenv("CI") == ""}
-	os.Exit(run(env, os.Args[1:]))
+	stopProfiles := startProfiles(env)
+	status := run(env, os.Args[1:])
+	stopProfiles()
+	os.Exit(status)
 }
 
 // run executes a command line and returns the exit status.
