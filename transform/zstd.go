@@ -2,7 +2,6 @@ package transform
 
 import (
 	"context"
-	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -30,11 +29,13 @@ var zstdLevels = map[string]zstd.EncoderLevel{
 // support. Frames of up to this size are written as a single segment.
 const zstdWindow = 8 << 20
 
-// zstdEncoders pools encoders by level. Each encoder runs one block at a
-// time (concurrency 1) and is used by one goroutine at a time, so nothing
-// about the output depends on the number of cores; EncodeAll gives the same
+// zstdEncoders keeps idle encoders by level: at the best level each holds
+// 42 MiB of tables and window, which a sync.Pool would drop at each
+// collection and make again. Each encoder runs one block at a time
+// (concurrency 1) and is used by one goroutine at a time, so nothing about
+// the output depends on the number of cores; EncodeAll gives the same
 // bytes for the same input and level whichever encoder runs it.
-var zstdEncoders [zstd.SpeedBestCompression + 1]sync.Pool
+var zstdEncoders [zstd.SpeedBestCompression + 1]freeList[*zstd.Encoder]
 
 func newZstd(o zstdOptions) (Step, error) {
 	return newCompressStep("zstd", o.CompressOptions, func(ctx context.Context, p Profile, data []byte) ([]byte, error) {
@@ -45,15 +46,20 @@ func newZstd(o zstdOptions) (Step, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return zstdEncode(data, zstdLevels[word])
+		level := zstdLevels[word]
+		var mem int64
+		if level == zstd.SpeedBestCompression {
+			mem = zstdBestMemory
+		}
+		return withEncoderMemory(ctx, mem, func() ([]byte, error) { return zstdEncode(data, level) })
 	})
 }
 
 // zstdEncode compresses data at level into one frame with the content size
 // and a checksum, and no dictionary.
 func zstdEncode(data []byte, level zstd.EncoderLevel) ([]byte, error) {
-	enc, _ := zstdEncoders[level].Get().(*zstd.Encoder)
-	if enc == nil {
+	enc, ok := zstdEncoders[level].get()
+	if !ok {
 		var err error
 		enc, err = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(level),
@@ -67,6 +73,6 @@ func zstdEncode(data []byte, level zstd.EncoderLevel) ([]byte, error) {
 		}
 	}
 	out := enc.EncodeAll(data, make([]byte, 0, len(data)/3+64))
-	zstdEncoders[level].Put(enc)
+	zstdEncoders[level].put(enc)
 	return out, nil
 }
