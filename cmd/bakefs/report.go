@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -64,27 +63,6 @@ func printSummary(env *environment, res *transform.Result, remote bool, changed 
 	}
 	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached%s, %s %s in %s\n",
 		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, fromRemote, verb, displayPath(out), elapsed.Round(time.Millisecond))
-}
-
-// defaultMemoryLimit is the soft memory limit of a one-shot build when the
-// user sets neither GOGC nor GOMEMLIMIT.
-const defaultMemoryLimit = 192 << 20
-
-// relaxGC sets the collector of a one-shot build to run only when it must:
-// no collection by heap growth (GOGC=off) and a soft memory limit of
-// defaultMemoryLimit, at which the collector works to keep the heap under
-// it. Bundling a thousand modules spends about a fifth of its CPU in the
-// collector at the default setting (BenchmarkBundleGC); with the limit it
-// spends that only when memory is short, and the peak stays bounded
-// (where GOGC=400 let a large build grow past 1 GB). A build whose live
-// data needs more than the limit still runs: Go caps the collector's share
-// of the CPU. GOGC or GOMEMLIMIT in the environment override this; the
-// dev server, which runs for hours, keeps Go's defaults.
-func relaxGC() {
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-		debug.SetGCPercent(-1)
-	}
 }
 
 // progressPrinter redraws one status line at most ten times a second.
