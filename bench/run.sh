@@ -629,6 +629,28 @@ cell() { awk -F'|' -v n=" $1 " -v c="$(($2 + 1))" '$2 == n { gsub(/^ +| +$/, "",
 # goal TEXT: a line of the goals table printed at the end.
 goal() { printf '%s\n' "$*" >>"$WORK/goals.md"; }
 : >"$WORK/goals.md"
+# profile TITLE RUNS CMD...: runs the bakefs command CMD RUNS times with
+# BAKEFS_CPUPROFILE and BAKEFS_MEMPROFILE set, and writes the top lines of
+# the merged CPU profile and of the allocations (alloc_space) to the
+# results, so that a goal not met comes with where the time and memory go.
+profile() {
+  local title=$1 runs=$2 dir i
+  shift 2
+  dir=$(mktemp -d "$WORK/prof.XXXXXX")
+  for i in $(seq "$runs"); do
+    BAKEFS_CPUPROFILE=$dir/cpu$i.pprof BAKEFS_MEMPROFILE=$dir/mem$i.pprof "$@" >/dev/null 2>>"$WORK/build.log"
+  done
+  pprof_top "$title: CPU, $runs run(s)" "$dir"/cpu*.pprof
+  pprof_top "$title: allocations (alloc_space), $runs run(s)" -sample_index=alloc_space "$dir"/mem*.pprof
+}
+# pprof_top TITLE [PPROF FLAGS] PROFILE...: the top 12 lines of go tool
+# pprof -top, in a fenced block of the results.
+pprof_top() {
+  local title=$1
+  shift
+  out "Profile, $title (\`go tool pprof -top\`):" "" '```' \
+    "$(go tool pprof -top -nodecount=12 "$@" 2>/dev/null | sed -n '/^Showing nodes/,$p')" '```' ""
+}
 
 # The real mixed tree (sections j, l, m, n): Sphinx's own HTML manual
 # (Debian sphinx-doc, 310 files: HTML, text sources, PNG, JS, CSS), three.js
@@ -709,6 +731,7 @@ if want rxjs; then
   cmp -s "$h/esbuild/index.js" "$h/one/index.js" && same1=yes
   cmp -s "$h/one/index.js" "$h/two/index.js" && same2=yes
   out "Output: esbuild CLI $(bytes "$h/esbuild/index.js") B, bakefs bundle:minify=true $(bytes "$h/one/index.js") B (same bytes as the CLI: $same1), bakefs bundle then minify $(bytes "$h/two/index.js") B (same bytes as the one-step form: $same2)." ""
+  profile "bakefs bundle:minify=true of rxjs" 5 "$BAKEFS" transform --no-cache --root "$h/src" --out "$h/prof" --step bundle:format=esm,minify=true "$h/src/index.ts"
   goal "| 1. rxjs bundle:minify=true / esbuild CLI (goal ≤ 1.05×) | $(cell bakefs-one-step 4 "$h/table.md"); same bytes: $same1 |"
   goal "| 1. rxjs bundle then minify / esbuild CLI (same bytes and time as one step) | $(cell bakefs-bundle+minify 4 "$h/table.md"); same bytes as one step: $same2 |"
 fi
@@ -734,6 +757,7 @@ if want three; then
   same=no
   cmp -s "$t/esbuild/entry.js" "$t/one/entry.js" && same=yes
   out "Output: esbuild CLI $(bytes "$t/esbuild/entry.js") B, bakefs $(bytes "$t/one/entry.js") B (same bytes: $same)." ""
+  profile "bakefs bundle:minify=true of three.js ×10" 1 "$BAKEFS" transform --no-cache --root "$t" --out "$t/prof" --step bundle:format=esm,minify=true "$t/entry.js"
   goal "| 2. three.js ×10, bakefs / esbuild CLI | $(cell bakefs-one-step 4 "$t/table.md"); same bytes: $same |"
 fi
 
@@ -770,6 +794,8 @@ EOF
     "bakefs-build-gogc400=GOGC=400 $BAKEFS build -f $REAL/bakefs.toml" \
     "c-clis=bash $j/clis.sh" >"$j/table.md"
   out "The C CLIs: brotli $(brotli --version | cut -d' ' -f2), gzip $(gzip --version | head -1 | cut -d' ' -f2), zstd $(zstd --version | sed 's/.* v\([0-9.]*\).*/\1/'); they compress without minifying, so they are a floor." ""
+  eval "$clean"
+  profile "cold release build of the real tree" 1 "$BAKEFS" build -f "$REAL/bakefs.toml"
   after=$(cell bakefs-build 5 "$j/table.md") before=$(cell bakefs-build-gogc400 5 "$j/table.md")
   tb=$(cell bakefs-build-gogc400 4 "$j/table.md") tc=$(cell c-clis 4 "$j/table.md")
   goal "| 3. real tree cold build: peak RSS (goal ≤ 256 MB) | $after (GOGC=400: $before) |"
@@ -791,6 +817,8 @@ if want pkgrss; then
     -prepare "bakefs-build=$clean" -prepare "bakefs-build-gogc400=$clean" \
     "bakefs-build=$BAKEFS build -f $PKG/bakefs.toml" \
     "bakefs-build-gogc400=GOGC=400 $BAKEFS build -f $PKG/bakefs.toml" >"$k/table.md"
+  eval "$clean"
+  profile "cold release build of bench/gen 1,000 + [package]" 1 "$BAKEFS" build -f "$PKG/bakefs.toml"
   goal "| 4. bench/gen 1,000 + [package] cold build: peak RSS (goal ≤ 256 MiB) | $(cell bakefs-build 5 "$k/table.md") (GOGC=400: $(cell bakefs-build-gogc400 5 "$k/table.md"), time $(cell bakefs-build-gogc400 4 "$k/table.md") of the default) |"
 fi
 
@@ -810,6 +838,8 @@ if want nochange; then
   "$SBS" -rounds "$((ROUNDS * 2))" -warmup 2 -md "$RESULTS" -title "bench/gen 1,000 files with a [package]" \
     "rsync=rsync -a $PKG/web/ $WORK/rsync-pkg/" \
     "bakefs-nochange=$BAKEFS build -f $PKG/bakefs.toml" >"$WORK/nochange-pkg.md"
+  profile "no-change build of the real tree + [package]" 40 "$BAKEFS" build -f "$REAL/bakefs.toml"
+  profile "no-change build of bench/gen 1,000 + [package]" 40 "$BAKEFS" build -f "$PKG/bakefs.toml"
   goal "| 5. no-change build / rsync -a, real tree + [package] (goal ≤ 1.2×) | $(cell bakefs-nochange 4 "$WORK/nochange-real.md") ($(cell bakefs-nochange 2 "$WORK/nochange-real.md") vs $(cell rsync 2 "$WORK/nochange-real.md")) |"
   goal "| 5. no-change build / rsync -a, bench/gen 1,000 + [package] (goal ≤ 1.2×) | $(cell bakefs-nochange 4 "$WORK/nochange-pkg.md") ($(cell bakefs-nochange 2 "$WORK/nochange-pkg.md") vs $(cell rsync 2 "$WORK/nochange-pkg.md")) |"
 fi
@@ -828,6 +858,13 @@ if want init; then
   # init benchreal/pkg/assets @0.5 ms, 0.21 ms clock, 4096 bytes, 12 allocs
   stats=$(awk '{ print $5, $8, $10 }' "$WORK/init.txt" | sort -n | awk '{ c[NR] = $1; b = $2; a = $3 } END { printf "median %s ms clock (min %s, max %s) over %d starts, %s bytes, %s allocs", c[int((NR + 1) / 2)], c[1], c[NR], NR, b, a }')
   out "Package of $nfiles manifest lines; \`GODEBUG=inittrace=1\` on \`import _ \"benchreal/pkg/assets\"\`: $stats." "" '```' "$(head -3 "$WORK/init.txt")" '```' ""
+  # Where init's time goes: the package's own constructor in a loop, in a
+  # copy of the package with a benchmark beside it.
+  rm -rf "$REAL/initprof" && mkdir -p "$REAL/initprof" && cp -a "$REAL/pkg/assets" "$REAL/initprof/assets"
+  printf 'package assets\n\nimport "testing"\n\nfunc BenchmarkInit(b *testing.B) {\n\tfor b.Loop() {\n\t\tmustNew()\n\t}\n}\n' >"$REAL/initprof/assets/init_bench_test.go"
+  (cd "$REAL" && GOFLAGS=-mod=mod go test -run '^$' -bench Init -benchmem -benchtime 3s -cpuprofile "$WORK/init.pprof" -o "$WORK/bin/initprof.test" ./initprof/assets) >"$WORK/init-bench.txt"
+  out "The package's constructor in a loop (\`go test -bench Init -benchmem\` in a copy of the package): $(awk '/^BenchmarkInit/ { print $3, $4, $5, $6, $7, $8 }' "$WORK/init-bench.txt")." ""
+  pprof_top "init of the generated package (its constructor in a loop)" "$WORK/init.pprof"
   goal "| 6. generated package init, real tree (goal ≤ 2 ms) | $stats |"
 fi
 
