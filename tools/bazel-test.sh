@@ -181,6 +181,8 @@ web="tests/bazel/web"
 	b --out "$cli/assets_tree" --tree "$cli/site"
 	b --out "$cli/mixed_tree" --file "index.html=$web/index.html" --tree "$cli/js_min" \
 		--compress gzip,zstd --hash
+	b --out "$cli/rooted_tree" --file "css/rooted.css=$web/css/rooted.css" \
+		--file "img/photo.jpg=$web/img/photo.jpg" --hash --base /static/ --strict
 	"$work/bakefs" embed --tree "$cli/assets_tree" --out "$cli/assets_gen" --package assets \
 		--import-path github.com/bakefs/bakefs/tests/bazel/assets 2>/dev/null
 	"$work/bakefs" embed --tree "$cli/mixed_tree" --out "$cli/mixed_gen" --package mixed \
@@ -194,12 +196,16 @@ for tree in js_bundle js_min ts img_resized site; do
 		fail "tree $tree differs"
 	fi
 done
-if diff -r "$cli/mixed_tree" "$bin/mixed_gen_tree" >"$work/diff.txt" 2>&1; then
-	pass "tree merged by go_embed_data (mixed) identical"
-else
-	head -20 "$work/diff.txt"
-	fail "tree merged by go_embed_data (mixed) differs"
-fi
+# go_embed_data's merges: mixed (compress and hash), rooted (base and
+# strict, which the CLI gets as --base and --strict).
+for tree in mixed rooted; do
+	if diff -r "$cli/${tree}_tree" "$bin/${tree}_gen_tree" >"$work/diff.txt" 2>&1; then
+		pass "tree merged by go_embed_data ($tree) identical"
+	else
+		head -20 "$work/diff.txt"
+		fail "tree merged by go_embed_data ($tree) differs"
+	fi
+done
 for pkg in assets_gen mixed_gen; do
 	if cmp "$cli/$pkg/bakefs_embed.go" "$bin/$pkg/bakefs_embed.go" &&
 		diff -r "$cli/$pkg/_data" "$bin/$pkg/_data" >"$work/diff.txt" 2>&1; then
@@ -282,6 +288,9 @@ expect_error "$bad:unknown_encoding" "$bad:unknown_encoding" 'attribute compress
 expect_error "$bad:typescript_error" "$bad:typescript_error" 'broken\.ts:3:[0-9]+: error: '
 expect_error "$bad:outside_prefix" "$bad:outside_prefix" 'attribute srcs: .*not below strip_prefix'
 expect_error "$bad:bad_package" "$bad:bad_package_gen" 'attribute package: .bad-package.'
+# go_embed_data gives strict to its merge: the missing file is an error.
+expect_error "$bad:strict_missing" "$bad:strict_missing_gen" \
+	'missing_ref\.css:3:[0-9]+: error: "img/none\.png" names img/none\.png, which is not in the output tree'
 
 # A build in a new output base, with no disk cache, against the loopback
 # server of the disk cache that the builds above filled: every action's

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,7 +21,15 @@ func TestApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := "/static/" + strings.TrimPrefix(assets.Path("static/js/app.js"), "static/")
+	// served is the URL of a file of static/: its hashed name.
+	served := func(name string) string {
+		return "/static/" + strings.TrimPrefix(assets.Path("static/"+name), "static/")
+	}
+	// cssURL is the url() by which css/app.css names a file of static/.
+	cssURL := func(rel, name string) string {
+		return regexp.QuoteMeta("url(" + path.Join(rel, path.Base(served(name))) + ")")
+	}
+	script, sheet := served("js/app.js"), served("css/app.css")
 	tests := []struct {
 		name, path, acceptEncoding string
 		wantCode                   int
@@ -32,7 +41,7 @@ func TestApp(t *testing.T) {
 			wantHeader: map[string]string{"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy},
 			wantBody: []string{
 				`<script type="module" src="/static/js/app\.[0-9a-f]{10}\.js" integrity="sha384-`,
-				`<link rel="stylesheet" href="/static/js/app\.[0-9a-f]{10}\.css" integrity="sha384-`,
+				`<link rel="stylesheet" href="/static/css/app\.[0-9a-f]{10}\.css" integrity="sha384-`,
 				`<picture><source type="image/avif" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.avif 480w, /static/img/lake-960w\.[0-9a-f]{10}\.avif 960w" sizes="\(min-width: 68rem\) 60rem, calc\(100vw - 4rem\)">`,
 				`<source type="image/webp" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.webp 480w, /static/img/lake-960w\.[0-9a-f]{10}\.webp 960w"`,
 				`<img src="/static/img/lake-960w\.[0-9a-f]{10}\.jpg" srcset="/static/img/lake-480w\.[0-9a-f]{10}\.jpg 480w, /static/img/lake-960w\.[0-9a-f]{10}\.jpg 960w" sizes="[^"]*" width="960" height="640" alt="A lake at sunset[^"]*" loading="eager" decoding="async" fetchpriority="high"></picture>`,
@@ -47,6 +56,19 @@ func TestApp(t *testing.T) {
 		{
 			name: "fingerprinted script", path: script, acceptEncoding: "gzip, br", wantCode: 200,
 			wantHeader: map[string]string{"Content-Encoding": "br", "Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"},
+		},
+		{
+			name: "style sheet names the font and images by their hashed names", path: sheet, wantCode: 200,
+			wantHeader: map[string]string{"Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable"},
+			wantBody: []string{
+				cssURL("../fonts", "fonts/dejavu-serif-bold.woff2"),
+				cssURL("art", "css/art/crumb.png"),
+				cssURL("art", "css/art/grain.svg"),
+			},
+		},
+		{
+			name: "font by its hashed name", path: served("fonts/dejavu-serif-bold.woff2"), wantCode: 200,
+			wantHeader: map[string]string{"Content-Type": "font/woff2", "Cache-Control": "public, max-age=31536000, immutable"},
 		},
 		{
 			name: "script by its logical name", path: "/static/js/app.js", wantCode: 200,

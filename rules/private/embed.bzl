@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
 load(":providers.bzl", "BakefsAssetsInfo")
-load(":transform.bzl", "TRANSFORM_ATTRS", "run_transform")
+load(":transform.bzl", "MERGE_ATTRS", "TRANSFORM_ATTRS", "run_transform")
 
 # What `bakefs embed --out DIR` writes (see embedgen.Generate): the Go file,
 # the manifest as a table, and below _data every file and variant of the
@@ -71,6 +71,7 @@ def _embed_package_impl(ctx):
     ]
 
 _EMBED_ATTRS = dict(TRANSFORM_ATTRS)
+_EMBED_ATTRS.update(MERGE_ATTRS)
 _EMBED_ATTRS.update({
     "package": attr.string(
         mandatory = True,
@@ -95,6 +96,8 @@ def go_embed_data(
         strip_prefix = "",
         compress = [],
         hash = False,
+        base = "/",
+        strict = False,
         profile = "release",
         deps = [],
         visibility = None,
@@ -102,14 +105,17 @@ def go_embed_data(
     """A go_library whose package embeds assets and serves them.
 
     `bakefs embed` writes a Go package that embeds an output tree's exact
-    bytes with //go:embed. When srcs is a single asset_transform target (and
-    compress, hash and deps are unset) its tree is embedded as it is, with
-    its variants and hashed names. Otherwise the sources are first merged
-    into one tree by a transform without content steps: it keeps every
-    logical file with the variants and hashed names its tree gave it, and
-    adds those that `compress` and `hash` ask for. The result is a rules_go
-    go_library named `name` that go_binary and go_test depend on like any
-    other; it depends on the runtime package github.com/bakefs/bakefs/fs.
+    bytes with //go:embed. When srcs is a single asset_transform target
+    with `rewrite = False` (and compress, hash and deps are unset) its tree
+    is embedded as it is, with its variants and hashed names. Otherwise the
+    sources are first merged into one tree by a transform without content
+    steps: it keeps every logical file with the variants and hashed names
+    its tree gave it, adds those that `compress` and `hash` ask for, and
+    rewrites the references between the files to hashed names (resolving
+    root-relative ones against `base`), as `bakefs build` does. The result
+    is a rules_go go_library named `name` that go_binary and go_test depend
+    on like any other; it depends on the runtime package
+    github.com/bakefs/bakefs/fs.
     The generated package declares:
 
         var FS *bakefs.FS  // an io/fs.FS with build-time hashes and hashed names
@@ -131,6 +137,12 @@ def go_embed_data(
         root when it starts with "/"); default: this package's directory.
       compress: precompressed variants to add: any of "br", "gzip", "zstd".
       hash: give every file a fingerprinted name.
+      base: URL path the tree's root is served under (default "/"), against
+        which the merge resolves root-relative references
+        (`/static/img/a.png`) when it rewrites references to hashed names;
+        `base` in bakefs.toml.
+      strict: make a reference to a local file that is not in the tree an
+        error of the merge instead of a warning; `strict` in bakefs.toml.
       profile: "release" (default) or "dev".
       deps: files that steps read but that are not embedded themselves.
       visibility: visibility of the go_library; the targets it is made
@@ -150,6 +162,8 @@ def go_embed_data(
         strip_prefix = strip_prefix,
         compress = compress,
         hash = hash,
+        base = base,
+        strict = strict,
         profile = profile,
         package = package,
         importpath = importpath,

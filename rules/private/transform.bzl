@@ -7,6 +7,9 @@ load(":steps.bzl", "check_steps")
 MANIFEST = "bakefs-manifest.json"
 
 # Attributes shared by asset_transform and go_embed_data's inner transform.
+# Those of the rewrite pass are each declared where they apply: rewrite on
+# asset_transform (it marks the tree), base and strict on go_embed_data
+# (MERGE_ATTRS), whose merge is the one transform that rewrites.
 TRANSFORM_ATTRS = {
     "srcs": attr.label_list(
         allow_files = True,
@@ -39,22 +42,6 @@ directory, so `web/js/app.ts` in package `//web` becomes `js/app.ts`.""",
         default = False,
         doc = "Give each file a fingerprinted name (an alias in the manifest).",
     ),
-    "base": attr.string(
-        default = "/",
-        doc = "URL path the tree's root is served under, against which root-relative references (`/static/img/a.png`) resolve when references are rewritten to hashed names; `base` in bakefs.toml.",
-    ),
-    "strict": attr.bool(
-        default = False,
-        doc = "Make a reference to a local file that is not in the tree an error instead of a warning; `strict` in bakefs.toml.",
-    ),
-    "rewrite": attr.bool(
-        default = True,
-        doc = """Rewrite the references in these files (url() in CSS; src, href,
-srcset in HTML; href in SVG; web manifest icons; sourceMappingURL) to the
-hashed names of their targets; `rewrite` of a rule in bakefs.toml. An
-asset_transform leaves the rewrite to the go_embed_data (or later
-asset_transform) that merges its tree, where every target is known.""",
-    ),
     "profile": attr.string(
         default = "release",
         values = ["release", "dev"],
@@ -70,6 +57,19 @@ from source, or the prebuilt binary given to bakefs_register_toolchains.""",
     ),
 }
 
+# Attributes of the transform that merges every tree and rewrites the
+# references between their files: go_embed_data's.
+MERGE_ATTRS = {
+    "base": attr.string(
+        default = "/",
+        doc = "URL path the tree's root is served under, against which root-relative references (`/static/img/a.png`) resolve when references are rewritten to hashed names; `base` in bakefs.toml.",
+    ),
+    "strict": attr.bool(
+        default = False,
+        doc = "Make a reference to a local file that is not in the tree an error instead of a warning; `strict` in bakefs.toml.",
+    ),
+}
+
 def run_transform(ctx, out, steps, merge = False):
     """Registers the action that writes the output tree out.
 
@@ -78,17 +78,19 @@ def run_transform(ctx, out, steps, merge = False):
       out: the declared output directory.
       steps: the step texts, in order.
       merge: whether this is the transform that merges every tree (that
-        of go_embed_data), which rewrites references; others leave them.
+        of go_embed_data, whose attributes include MERGE_ATTRS), which
+        rewrites references; others leave them.
     """
     args = ctx.actions.args()
     args.add("transform")
     args.add("--out", out.path)
     args.add("--no-cache")
     args.add("--profile", ctx.attr.profile)
-    args.add("--base", ctx.attr.base)
-    if ctx.attr.strict:
-        args.add("--strict")
-    if not merge:
+    if merge:
+        args.add("--base", ctx.attr.base)
+        if ctx.attr.strict:
+            args.add("--strict")
+    else:
         args.add("--no-rewrite")
     for step in steps:
         args.add("--step", step)
@@ -135,6 +137,16 @@ def _asset_transform_impl(ctx):
 
 _ATTRS = dict(TRANSFORM_ATTRS)
 _ATTRS.update({
+    "rewrite": attr.bool(
+        default = True,
+        doc = """Rewrite the references in these files (url() in CSS; src, href,
+srcset in HTML; href in SVG; web manifest icons; sourceMappingURL) to the
+hashed names of their targets; `rewrite` of a rule in bakefs.toml. An
+asset_transform leaves every reference as it is: the go_embed_data that
+merges its tree, where every target is known, rewrites them, unless this
+is False. The opt-out marks this target's tree only: an asset_transform
+that lists it in srcs makes a tree of its own, with its own rewrite.""",
+    ),
     "steps": attr.string_list(
         doc = """The chain of steps run over each source, in order, in bakefs's
 step language: the same text as the CLI's `--step`, for example

@@ -2,7 +2,8 @@
 // generates from chained asset_transform targets (see BUILD.bazel): the
 // embedded bytes against the transform's output tree, the manifest's hashes,
 // hashed names and image sizes, the precompressed variants, and the HTTP
-// handler's responses. It builds only under Bazel, where the generated
+// handler's responses, and that go_embed_data gives its base to the rewrite
+// of references. It builds only under Bazel, where the generated
 // packages exist; the go.mod beside it keeps it out of the main module.
 package bazel_test
 
@@ -32,6 +33,7 @@ import (
 	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/tests/bazel/assets"
 	"github.com/bakefs/bakefs/tests/bazel/mixed"
+	"github.com/bakefs/bakefs/tests/bazel/rooted"
 )
 
 // siteTree is the output tree of //tests/bazel:site in the test's runfiles.
@@ -346,11 +348,28 @@ func TestMergedPackage(t *testing.T) {
 	}
 }
 
+// TestBase checks that go_embed_data gives its base to the rewrite: the
+// style sheet names the photo under the URL prefix /static/, which only
+// base = "/static/" maps to the tree's root.
+func TestBase(t *testing.T) {
+	css, err := rooted.FS.ReadFile("css/rooted.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	photo := rooted.Path("img/photo.jpg")
+	if photo == "img/photo.jpg" {
+		t.Fatal("img/photo.jpg has no hashed name; go_embed_data has hash = True")
+	}
+	if want := "url(/static/" + photo + ")"; !bytes.Contains(css, []byte(want)) {
+		t.Errorf("css/rooted.css does not name the photo by its hashed name, %s:\n%s", want, css)
+	}
+}
+
 func TestFSConformance(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		fsys *bakefs.FS
-	}{{"assets", assets.FS}, {"mixed", mixed.FS}} {
+	}{{"assets", assets.FS}, {"mixed", mixed.FS}, {"rooted", rooted.FS}} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := fstest.TestFS(tt.fsys, files(t, tt.fsys)...); err != nil {
 				t.Error(err)

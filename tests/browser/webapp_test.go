@@ -35,6 +35,9 @@ type pageFacts struct {
 	Bakes      int
 	Status     string
 	FontLoaded bool
+	// Backgrounds are the computed background-image values of the
+	// elements that app.css gives an image: url("…") with absolute URLs.
+	Backgrounds map[string]string
 }
 
 const factsJS = `(() => {
@@ -47,7 +50,28 @@ const factsJS = `(() => {
 		Bakes: document.querySelectorAll(".bakes li").length,
 		Status: document.querySelector("[data-status]") ? document.querySelector("[data-status]").textContent : "",
 		FontLoaded: [...document.fonts].some(f => f.family.replace(/"/g, "") === "Bakery Serif" && f.status === "loaded"),
+		Backgrounds: Object.fromEntries(["html", ".masthead"].map(sel => [sel, getComputedStyle(document.querySelector(sel)).backgroundImage])),
 	};
+})()`
+
+// backgrounds maps each element that app.css gives a background image to
+// the logical path of that image.
+var backgrounds = map[string]string{
+	"html":      "static/css/art/crumb.png",
+	".masthead": "static/css/art/grain.svg",
+}
+
+// cssURL matches the URL of a computed url() value.
+var cssURL = regexp.MustCompile(`^url\("([^"]+)"\)$`)
+
+// backgroundsLoaded is true once the background image of each element of
+// backgrounds has loaded.
+const backgroundsLoaded = `(() => {
+	const loaded = new Set(performance.getEntriesByType("resource").filter(e => e.responseEnd > 0).map(e => e.name));
+	return ["html", ".masthead"].every(sel => {
+		const m = /^url\("(.+)"\)$/.exec(getComputedStyle(document.querySelector(sel)).backgroundImage);
+		return m !== null && loaded.has(m[1]);
+	});
 })()`
 
 // pageReady is true once the script has rendered the list, every image
@@ -164,6 +188,7 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 		t.Fatalf("navigate: %v", err)
 	}
 	waitFor(t, ctx, "the page to render", pageReady)
+	waitFor(t, ctx, "the style sheet's background images", backgroundsLoaded)
 	t.Logf("page loaded and rendered in %s", time.Since(start).Round(time.Millisecond))
 	facts, err := chromedp.Run(ctx, chromedp.Evaluate[pageFacts](factsJS))
 	if err != nil {
@@ -183,6 +208,39 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 			t.Error("the web font Bakery Serif did not load")
 		}
 	})
+	byURL := make(map[string]exchange)
+	for _, e := range rec.exchanges() {
+		if e.Responded {
+			byURL[e.URL] = e
+		}
+	}
+	t.Run("style sheet images", func(t *testing.T) {
+		// app.css names its images by their paths relative to it; the
+		// build rewrote them to the hashed names, which the browser
+		// loaded.
+		for sel, name := range backgrounds {
+			m := cssURL.FindStringSubmatch(facts.Backgrounds[sel])
+			if m == nil {
+				t.Errorf("%s: background-image %q, want the url() of %s", sel, facts.Backgrounds[sel], name)
+				continue
+			}
+			e, ok := lookup(f.manifest, name)
+			if !ok {
+				t.Fatalf("manifest has no %s", name)
+			}
+			want := staticPrefix + strings.TrimPrefix(e.Hashed, "static/")
+			if p := urlPath(t, m[1]); p != want {
+				t.Errorf("%s: background-image %s, want the hashed name %s", sel, p, want)
+			}
+			x, ok := byURL[m[1]]
+			switch {
+			case !ok:
+				t.Errorf("%s: the browser did not load %s", sel, m[1])
+			case x.Status != 200 || x.Headers["content-type"] != e.Type:
+				t.Errorf("%s: %s answered %d %q, want 200 %q", sel, m[1], x.Status, x.Headers["content-type"], e.Type)
+			}
+		}
+	})
 	t.Run("no console errors", func(t *testing.T) {
 		for _, p := range rec.errors() {
 			t.Error(p)
@@ -197,12 +255,6 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 			}
 		}
 	})
-	byURL := make(map[string]exchange)
-	for _, e := range rec.exchanges() {
-		if e.Responded {
-			byURL[e.URL] = e
-		}
-	}
 	t.Run("protocol", func(t *testing.T) {
 		doc, ok := byURL[base+"/"]
 		if !ok {
@@ -296,6 +348,19 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 			t.Errorf("only %d fingerprinted files requested", n)
 		}
 	})
+	t.Run("no logical names", func(t *testing.T) {
+		// The pages name their static files through {{asset}}, the
+		// script those the page hands it (data-icons, data-bakes), and
+		// the style sheet its font and images through its rewritten
+		// url()s: all of them hashed names.
+		for u := range byURL {
+			if p := urlPath(t, u); strings.HasPrefix(p, staticPrefix) {
+				if _, ok := hashed[p]; !ok {
+					t.Errorf("%s is not a fingerprinted name of the manifest", p)
+				}
+			}
+		}
+	})
 	t.Run("picture", func(t *testing.T) {
 		checkPicture(t, ctx, f, rec, facts)
 	})
@@ -304,9 +369,9 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 	}
 
 	t.Run("reload", func(t *testing.T) {
-		// Fingerprinted files must come from the cache (immutable); files
-		// served under their logical names (no-cache: the font and images
-		// the CSS refers to) may be revalidated, and must then get 304.
+		// Fingerprinted files must come from the cache (immutable); a
+		// file served under its logical name (no-cache) may be
+		// revalidated, and must then get 304.
 		first := make(map[string]bool) // URL → fingerprinted
 		for u := range byURL {
 			if strings.HasPrefix(urlPath(t, u), staticPrefix) {

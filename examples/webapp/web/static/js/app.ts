@@ -1,7 +1,5 @@
-// The page's entry point: it styles the page (the CSS import is bundled
-// into app.css), greets, and renders today's bakes from the JSON file the
-// page links to.
-import "../css/app.css";
+// The page's entry point: it greets, and renders today's bakes from the
+// JSON file the page links to.
 import { greeting } from "./greeting";
 import { loadBakes, renderBakes } from "./bakes";
 import { formatDuration } from "./format";
