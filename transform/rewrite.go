@@ -15,7 +15,9 @@ import (
 //
 // It runs in Pipeline.Run after every job's content steps and before the
 // finishing steps (compression, hash), over the whole result, when at
-// least one output is to have a hashed name. Each output that has not
+// least one output is to have a hashed name; with Pipeline.Strict and no
+// hashed name, it only checks the references (see below). Each output
+// that has not
 // opted out (Job.KeepRefs) is scanned by the reader of its media type:
 //
 //	text/css                    url(), @import, image-set(), sourceMappingURL (rewrite_css.go)
@@ -114,7 +116,7 @@ func (p *rewritePass) run(outs []*output) ([]error, error) {
 	for _, o := range outs {
 		hashing = hashing || o.Hashed
 	}
-	if !hashing {
+	if !hashing && !p.strict {
 		return nil, nil
 	}
 	p.files = make(map[string]*refFile, len(outs))
@@ -172,6 +174,9 @@ func (p *rewritePass) run(outs []*output) ([]error, error) {
 	sortErrors(warnings)
 	if p.strict && len(warnings) > 0 {
 		return nil, errors.Join(warnings...)
+	}
+	if !hashing {
+		return warnings, nil // strict alone checks the references
 	}
 	var order []*refFile
 	var visit func(f *refFile, stack []*refFile) error

@@ -21,6 +21,10 @@ import (
 //   - the strings of image-set() and -webkit-image-set(), which are URLs;
 //   - the comment /*# sourceMappingURL=… */.
 //
+// A url() in the condition of @supports or of @import's supports() is
+// only tested by the browser, never loaded: it is rewritten but not
+// warned about when its file is missing.
+//
 // A URL written with escapes is written back whole, quoted as it was,
 // with the escapes a CSS parser needs; one without is kept byte for byte
 // but for the hash digits inserted.
@@ -33,8 +37,10 @@ func scanCSS(data []byte, at int) []ref {
 	offset := func(tok []byte) int { return at + in.Offset() - len(tok) }
 	var refs []ref
 	var imageSetDepth []int // the depths at which an image-set() is open
+	var supportsDepth []int // the depths at which a supports() is open
 	depth := 0
 	afterImport := false
+	inSupports := false // in the condition of an @supports rule
 	for {
 		tt, tok := l.Next()
 		switch tt {
@@ -42,6 +48,9 @@ func scanCSS(data []byte, at int) []ref {
 			return refs
 		case css.URLToken:
 			if r, ok := cssURLRef(tok, offset(tok)); ok {
+				if inSupports || len(supportsDepth) > 0 {
+					r.kind = refNav
+				}
 				refs = append(refs, r)
 			}
 		case css.StringToken:
@@ -52,8 +61,11 @@ func scanCSS(data []byte, at int) []ref {
 		case css.FunctionToken:
 			depth++
 			name := strings.ToLower(cssUnescape(string(tok[:len(tok)-1])))
-			if name == "image-set" || name == "-webkit-image-set" {
+			switch name {
+			case "image-set", "-webkit-image-set":
 				imageSetDepth = append(imageSetDepth, depth)
+			case "supports":
+				supportsDepth = append(supportsDepth, depth)
 			}
 		case css.LeftParenthesisToken:
 			depth++
@@ -61,7 +73,12 @@ func scanCSS(data []byte, at int) []ref {
 			if len(imageSetDepth) > 0 && imageSetDepth[len(imageSetDepth)-1] == depth {
 				imageSetDepth = imageSetDepth[:len(imageSetDepth)-1]
 			}
+			if len(supportsDepth) > 0 && supportsDepth[len(supportsDepth)-1] == depth {
+				supportsDepth = supportsDepth[:len(supportsDepth)-1]
+			}
 			depth = max(depth-1, 0)
+		case css.LeftBraceToken, css.SemicolonToken:
+			inSupports = false
 		case css.CommentToken:
 			if r, ok := sourceMapComment(tok, offset(tok), "/*", "*/"); ok {
 				refs = append(refs, r)
@@ -70,6 +87,7 @@ func scanCSS(data []byte, at int) []ref {
 		switch tt {
 		case css.AtKeywordToken:
 			afterImport = strings.EqualFold(cssUnescape(string(tok)), "@import")
+			inSupports = strings.EqualFold(cssUnescape(string(tok)), "@supports")
 		case css.WhitespaceToken, css.CommentToken:
 		default:
 			afterImport = false

@@ -324,6 +324,19 @@ func TestRewriteStrictAndOptOut(t *testing.T) {
 	if err == nil || err.Error() != `css/a.css:2:22: error: "gone.png" names css/gone.png, which is not in the output tree` {
 		t.Fatalf("strict: err = %v", err)
 	}
+	// Without hashing, strict still checks, and nothing is rewritten.
+	_, err = buildRewrite(t, files, true, &Pipeline{Strict: true})
+	if err == nil || err.Error() != `css/a.css:2:22: error: "gone.png" names css/gone.png, which is not in the output tree` {
+		t.Fatalf("strict without hashing: err = %v", err)
+	}
+	// A url() in a condition is only tested, never loaded.
+	res, err = buildRewrite(t, map[string]string{
+		"a.css": "@supports (background: url(gone.png)) { .a { color: red } }\n@import url(b.css) supports(mask: url(gone.svg));",
+		"b.css": ".b{}",
+	}, false, &Pipeline{Strict: true})
+	if err != nil || len(res.Warnings) != 0 {
+		t.Fatalf("url() in supports conditions: warnings %v, err %v", res.Warnings, err)
+	}
 	root := writeSources(t, map[string]string{"a.css": ".a{background:url(x.png)}", "x.png": "x"})
 	jobs := jobsFor(t, root, "hash")
 	for _, j := range jobs {

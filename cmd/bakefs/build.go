@@ -82,12 +82,13 @@ func runBuild(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	p.Strict = p.Strict || *strict
 	if *check {
 		return interruptible(func(ctx context.Context, _ *committer) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict || *strict}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}
 	if p.Cache != "" {
 		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}
