@@ -171,7 +171,11 @@ func (m *Manifest) Validate() error {
 	if m.Version != ManifestVersion {
 		return errNoVersion
 	}
-	names := make(map[string]string) // tree name -> entry path that owns it
+	n := 0
+	for i := range m.Files {
+		n += 2 + len(m.Files[i].Encodings)
+	}
+	names := make(map[string]string, n) // tree name -> entry path that owns it
 	claim := func(owner, name, what string) error {
 		if !iofs.ValidPath(name) || name == "." {
 			return fmt.Errorf("%w: %s: invalid %s %q", ErrManifest, owner, what, name)
