@@ -133,19 +133,12 @@ func PrepareManifest(opts Options, m *fs.Manifest, raw []byte) (*Update, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Validate(); err != nil {
-		return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
-	}
 	return prepare(o, m, raw)
 }
 
 // prepare is Prepare with checked options and the tree's manifest.
 func prepare(o Options, m *fs.Manifest, raw []byte) (*Update, error) {
-	files, err := treeFiles(m)
-	if err != nil {
-		return nil, err
-	}
-	exists, present, err := checkOwned(o.Dir)
+	owned, err := checkOwned(o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -153,11 +146,21 @@ func prepare(o Options, m *fs.Manifest, raw []byte) (*Update, error) {
 	// writes the same bytes, is left alone, so that a build with nothing
 	// changed touches nothing.
 	o.stamp = stamp(raw, o)
+	if stampedUpToDate(o.Dir, o.stamp, owned) {
+		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
+	}
+	files, err := treeFiles(m)
+	if err != nil {
+		return nil, err
+	}
 	gen, err := generated(o, m, files)
 	if err != nil {
 		return nil, err
 	}
-	if exists && upToDate(o.Dir, gen, files, present) {
+	if owned.exists && upToDate(o.Dir, gen, files, owned.present) {
 		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
 	}
 	tmp, err := dirswap.Temp(o.Dir)
@@ -183,7 +186,7 @@ func (u *Update) Commit() error {
 	if u.tmp == "" {
 		return nil
 	}
-	if _, _, err := checkOwned(u.dir); err != nil {
+	if _, err := checkOwned(u.dir); err != nil {
 		u.Discard()
 		return err
 	}
@@ -358,10 +361,13 @@ func generated(o Options, m *fs.Manifest, files []treeFile) (generatedFiles, err
 		g.table = table(m)
 	}
 	sort.Strings(names)
-	g.marker = marker(o.stamp, names)
 	var err error
 	g.goFile, err = source(sourceInput{pkg: o.Package, importPath: o.ImportPath, m: m, form: o.Manifest, files: embedded})
-	return g, err
+	if err != nil {
+		return g, err
+	}
+	g.marker = marker(o.stamp, generatedSums(g.goFile, g.table), names)
+	return g, nil
 }
 
 // writePackage writes the whole package into the empty directory tmp.

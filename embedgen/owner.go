@@ -22,17 +22,32 @@ const MarkerFile = "bakefs-generated.txt"
 
 const markerHeader = "# bakefs embed: this directory is generated and replaced whole on each run."
 
-// marker returns the content of MarkerFile listing names, sorted
-// slash-separated paths relative to the package directory.
-func marker(stamp string, names []string) []byte {
+// marker returns the content of MarkerFile: the stamp of the inputs, the
+// SHA-256 of the generated files as generatedSums gives them, and names,
+// sorted slash-separated paths relative to the package directory.
+func marker(stamp, generated string, names []string) []byte {
 	var b bytes.Buffer
 	b.WriteString(markerHeader + "\n")
 	b.WriteString("# bakefs refuses to replace it if it holds any file not listed here.\n")
 	b.WriteString(stampPrefix + stamp + "\n")
+	b.WriteString(generatedPrefix + generated + "\n")
 	for _, n := range names {
 		b.WriteString(n + "\n")
 	}
 	return b.Bytes()
+}
+
+// An ownedDir is what checkOwned found of a package directory.
+type ownedDir struct {
+	exists bool
+	// present lists the files a marker-owned dir holds (slash-separated,
+	// relative to dir), the marker included; listed is how many files the
+	// marker lists.
+	present map[string]bool
+	listed  int
+	// stamp and generated are the marker's lines of those names ("" when
+	// there is no marker, or it has none).
+	stamp, generated string
 }
 
 // checkOwned reports whether dir exists, and refuses it with a
@@ -45,25 +60,25 @@ func marker(stamp string, names []string) []byte {
 // declared _data directory) before the action runs. A dir that is itself a
 // symbolic link or not a directory is refused too.
 //
-// present lists the files a marker-owned dir holds (slash-separated,
-// relative to dir), so that the caller can tell whether it is complete
-// without a stat of each.
-func checkOwned(dir string) (exists bool, present map[string]bool, err error) {
+// What it found tells the caller whether the directory is complete
+// without a stat of each file.
+func checkOwned(dir string) (ownedDir, error) {
 	foreign := func(file, why string) error {
 		return &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (%s)", ErrForeignDir, why)}
 	}
 	fi, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
-		return false, nil, nil
+		return ownedDir{}, nil
 	case err != nil:
-		return false, nil, err
+		return ownedDir{}, err
 	case fi.Mode()&iofs.ModeSymlink != 0:
-		return true, nil, foreign(dir, "a symbolic link, not a directory")
+		return ownedDir{exists: true}, foreign(dir, "a symbolic link, not a directory")
 	case !fi.IsDir():
-		return true, nil, foreign(dir, "not a directory")
+		return ownedDir{exists: true}, foreign(dir, "not a directory")
 	}
-	listed, err := readMarker(filepath.Join(dir, MarkerFile))
+	owned := ownedDir{exists: true}
+	m, err := readMarker(filepath.Join(dir, MarkerFile))
 	if errors.Is(err, iofs.ErrNotExist) {
 		// No marker: only directories may be there. WalkDir does not
 		// follow symbolic links, so a link to a directory is refused too.
@@ -76,12 +91,14 @@ func checkOwned(dir string) (exists bool, present map[string]bool, err error) {
 			}
 			return nil
 		})
-		return true, nil, err
+		return owned, err
 	}
 	if err != nil {
-		return true, nil, err
+		return owned, err
 	}
-	present = make(map[string]bool, len(listed))
+	listed := m.names
+	owned.listed, owned.stamp, owned.generated = len(listed), m.stamp, m.generated
+	present := make(map[string]bool, len(listed)+1)
 	dirs := map[string]bool{".": true}
 	for name := range listed {
 		for d := path.Dir(name); d != "."; d = path.Dir(d) {
@@ -111,26 +128,39 @@ func checkOwned(dir string) (exists bool, present map[string]bool, err error) {
 			return foreign(file, "not a regular file")
 		}
 	})
-	return true, present, err
+	owned.present = present
+	return owned, err
 }
 
-// readMarker returns the names a marker file lists. A file that does not
-// start with markerHeader is not a marker, and is an error.
-func readMarker(file string) (map[string]bool, error) {
+// A markerFile is what a marker file says.
+type markerFile struct {
+	names            map[string]bool
+	stamp, generated string
+}
+
+// readMarker reads a marker file. A file that does not start with
+// markerHeader is not a marker, and is an error.
+func readMarker(file string) (markerFile, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return markerFile{}, err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	if !sc.Scan() || sc.Text() != markerHeader {
-		return nil, &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (not a marker written by bakefs)", ErrForeignDir)}
+		return markerFile{}, &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (not a marker written by bakefs)", ErrForeignDir)}
 	}
-	names := make(map[string]bool)
+	m := markerFile{names: make(map[string]bool)}
 	for sc.Scan() {
-		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
-			names[line] = true
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, stampPrefix):
+			m.stamp = line[len(stampPrefix):]
+		case strings.HasPrefix(line, generatedPrefix):
+			m.generated = line[len(generatedPrefix):]
+		case line != "" && !strings.HasPrefix(line, "#"):
+			m.names[line] = true
 		}
 	}
-	return names, sc.Err()
+	return m, sc.Err()
 }

@@ -11,10 +11,14 @@ import (
 
 // generatorVersion changes whenever Generate writes different bytes for the
 // same inputs, so that packages written by an older generator are redone.
-const generatorVersion = "1"
+const generatorVersion = "2"
 
-// stampPrefix starts the marker line that records the inputs' stamp.
-const stampPrefix = "# stamp: "
+// stampPrefix starts the marker line that records the inputs' stamp, and
+// generatedPrefix the one that records the generated files' SHA-256.
+const (
+	stampPrefix     = "# stamp: "
+	generatedPrefix = "# generated: "
+)
 
 // stamp identifies everything a package depends on: the generator version,
 // the manifest (which fixes every data file's bytes by their SHA-256) and
@@ -24,6 +28,42 @@ func stamp(manifest []byte, o Options) string {
 	fmt.Fprintf(h, "bakefs embed %s\npackage %q\nimport %q\nform %d\n", generatorVersion, o.Package, o.ImportPath, o.Manifest)
 	h.Write(manifest)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// generatedSums returns the SHA-256 of the Go file and of the table ("-"
+// when there is none), as the marker records them.
+func generatedSums(goFile, table []byte) string {
+	g := sha256.Sum256(goFile)
+	t := "-"
+	if table != nil {
+		sum := sha256.Sum256(table)
+		t = hex.EncodeToString(sum[:])
+	}
+	return hex.EncodeToString(g[:]) + " " + t
+}
+
+// stampedUpToDate reports whether dir already holds the package for the
+// inputs of stamp, without making the package again: its marker records
+// that stamp, which fixes every byte the generator would write, the Go
+// file and table are still the bytes the marker records the SHA-256 of,
+// and every file the marker lists is there. This is how a build with
+// nothing changed finds the package current; when it does not hold,
+// upToDate compares what the generator makes now.
+func stampedUpToDate(dir, stamp string, owned ownedDir) bool {
+	if !owned.exists || owned.stamp != stamp || owned.generated == "" || len(owned.present) != owned.listed+1 {
+		return false
+	}
+	goFile, err := os.ReadFile(filepath.Join(dir, GoFile))
+	if err != nil {
+		return false
+	}
+	var table []byte
+	if owned.present[TableFile] {
+		if table, err = os.ReadFile(filepath.Join(dir, TableFile)); err != nil {
+			return false
+		}
+	}
+	return generatedSums(goFile, table) == owned.generated
 }
 
 // upToDate reports whether dir already holds the package: the generated
