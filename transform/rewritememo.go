@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
-	"fmt"
 	"os"
+	"strconv"
 	"sync"
 )
 
@@ -61,9 +61,14 @@ const rewriteMemoFormat = cacheFormat + " rewrite memo 2\n"
 // scanKey returns the key of an output's record: the code's identity, the
 // reader kind, the output's path, the base and the SHA-256 of its bytes.
 func scanKey(tool, kind string, o *output, base string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%stool %s\nkind %s\npath %q\nbase %q\nsha256 %s %d\n", rewriteMemoFormat, tool, kind, o.Path, base, o.blob.SHA256, o.blob.Size)
-	return hex.EncodeToString(h.Sum(nil))
+	b := make([]byte, 0, 256)
+	b = append(b, rewriteMemoFormat...)
+	for _, s := range []string{tool, kind, o.Path, base, o.blob.SHA256} {
+		b = appendKeyPart(b, s)
+	}
+	b = strconv.AppendInt(b, o.blob.Size, 10)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // targetsDigest returns the digest of what a rewrite of f reads besides
@@ -72,19 +77,35 @@ func scanKey(tool, kind string, o *output, base string) string {
 // and its bytes, by then final: targets are rewritten first.
 func targetsDigest(notes []refNote, files map[string]*refFile) string {
 	h := sha256.New()
+	b := make([]byte, 0, 256)
 	for _, n := range notes {
-		fmt.Fprintf(h, "%q %d", n.Target, n.Kind)
+		b = appendKeyPart(b[:0], n.Target)
+		b = append(b, byte('0'+n.Kind))
 		switch tf, ok := files[n.Target]; {
 		case !ok:
+			b = append(b, '-')
 		case isPage(tf.o):
-			h.Write([]byte(" page"))
+			b = append(b, 'p')
 		default:
 			o := tf.o
-			fmt.Fprintf(h, " %v %v %s %d %s", o.Hashed, o.Fingerprinted, o.blob.SHA256, o.blob.Size, o.blob.Integrity)
+			b = strconv.AppendBool(b, o.Hashed)
+			b = strconv.AppendBool(b, o.Fingerprinted)
+			b = appendKeyPart(b, o.blob.SHA256)
+			b = appendKeyPart(b, o.blob.Integrity)
+			b = strconv.AppendInt(b, o.blob.Size, 10)
 		}
-		h.Write([]byte{'\n'})
+		b = append(b, '\n')
+		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendKeyPart appends s to b with its length before it, so that no two
+// sequences of fields give the same bytes.
+func appendKeyPart(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }
 
 // memoFile is where the cache keeps its project's rewrite memo.
