@@ -939,28 +939,53 @@ if want css; then
     curl -fsS -o /dev/null -H 'Accept-Encoding: br, gzip' -w '%{size_download} %header{content-encoding}\n' "$url" >"$o/check-$side"
   done
   out "Sent for \`Accept-Encoding: br, gzip\`: bakefs $(cat "$o/check-bakefs"), statigz $(cat "$o/check-statigz"), http.FileServer $(cat "$o/check-plain") (bytes, encoding); br $br B, gzip $gz B." ""
-  out "| run | server | requests/s | transfer/s | socket errors |" "|---|---|---:|---:|---|"
-  run=0
+  # Each round runs the three servers in turn, rotating which goes first;
+  # a ratio is the median over the rounds of the ratio within a round, so
+  # that a neighbour's load that slows a whole round cancels out. Server
+  # CPU per request (user + system time of the server process over the run,
+  # divided by the requests wrk counted) is less affected by that load than
+  # requests/s, which also measure wrk on the same cores.
+  out "| round | server | requests/s | transfer/s | server CPU per request | socket errors |" "|---|---|---:|---:|---:|---|"
   : >"$o/rps.txt"
-  for round in 1 2; do
-    for side in bakefs statigz plain; do
+  hz=$(getconf CLK_TCK)
+  sides=(bakefs statigz plain)
+  for round in $(seq "$ROUNDS"); do
+    for k in 0 1 2; do
+      side=${sides[$(((round - 1 + k) % 3))]}
       eval "url=\$${side}_url"
-      run=$((run + 1))
-      timeout 30 wrk -t1 -c16 -d10s --timeout 5s -H 'Accept-Encoding: br, gzip' "$url" >"$o/wrk-$side-$round.txt"
+      pid=$SERVER_PID
+      [ "$side" = statigz ] && pid=$STATIGZ_PID
+      t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+      timeout 30 wrk -t1 -c16 -d5s --timeout 5s -H 'Accept-Encoding: br, gzip' "$url" >"$o/wrk-$side-$round.txt"
+      t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
       if grep -q Non-2xx "$o/wrk-$side-$round.txt"; then cat "$o/wrk-$side-$round.txt" >&2; exit 1; fi
       rps=$(awk '/^Requests\/sec:/ { print $2 }' "$o/wrk-$side-$round.txt")
       tps=$(awk '/^Transfer\/sec:/ { print $2 }' "$o/wrk-$side-$round.txt")
       errs=$(awk -F': ' '/Socket errors/ { print $2 }' "$o/wrk-$side-$round.txt")
-      echo "$side $rps" >>"$o/rps.txt"
-      out "| $run | $side | $rps | $tps | ${errs:-none} |"
+      cpu=$(awk -v t=$((t1 - t0)) -v hz="$hz" '/ requests in / { printf "%.1f", t * 1e6 / hz / $1 }' "$o/wrk-$side-$round.txt")
+      echo "$round $side $rps $cpu" >>"$o/rps.txt"
+      out "| $round | $side | $rps | $tps | $cpu µs | ${errs:-none} |"
     done
   done
   kill "$SERVER_PID" "$STATIGZ_PID"; wait "$SERVER_PID" "$STATIGZ_PID" 2>/dev/null || true; SERVER_PID= STATIGZ_PID=
-  rs=$(awk '{ s[$1] += $2; n[$1]++ } END { printf "%.2f", (s["bakefs"] / n["bakefs"]) / (s["statigz"] / n["statigz"]) }' "$o/rps.txt")
-  rp=$(awk '{ s[$1] += $2; n[$1]++ } END { printf "%.2f", (s["bakefs"] / n["bakefs"]) / (s["plain"] / n["plain"]) }' "$o/rps.txt")
-  out "" "Requests/s, bakefs / statigz: **${rs}×**; bakefs / http.FileServer: **${rp}×** (means of two alternating runs each)." \
-    "Command: \`wrk -t1 -c16 -d10s -H 'Accept-Encoding: br, gzip' URL\`, loopback, servers and wrk on the same $(nproc) cores." ""
-  goal "| 8. serving bulma.min.css, bakefs / statigz (goal ≥ 1.5×) | ${rs}× (bakefs / http.FileServer ${rp}×) |"
+  # roundratio A B COLUMN: the median over the rounds of A's COLUMN of
+  # rps.txt divided by B's in the same round, and the smallest and largest.
+  roundratio() {
+    awk -v a="$1" -v b="$2" -v c="$3" '$2 == a { x[$1] = $c } $2 == b { y[$1] = $c }
+      END {
+        n = 0
+        for (r in x) if (y[r] > 0) q[++n] = x[r] / y[r]
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && q[j - 1] > q[j]; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
+        m = n % 2 ? q[(n + 1) / 2] : (q[n / 2] + q[n / 2 + 1]) / 2
+        printf "%.2f× (%.2f–%.2f)", m, q[1], q[n]
+      }' "$o/rps.txt"
+  }
+  rs=$(roundratio bakefs statigz 3)
+  rp=$(roundratio bakefs plain 3)
+  cs=$(roundratio statigz bakefs 4)
+  out "" "Requests/s, bakefs / statigz: **${rs}**; bakefs / http.FileServer: **${rp}**. Server CPU per request, statigz / bakefs: **${cs}** (medians of the ratios within each of $ROUNDS rounds, smallest and largest in brackets)." \
+    "Command: \`wrk -t1 -c16 -d5s -H 'Accept-Encoding: br, gzip' URL\`, loopback, servers and wrk on the same $(nproc) cores." ""
+  goal "| 8. serving bulma.min.css, bakefs / statigz (goal ≥ 1.5×) | ${rs} requests/s; server CPU per request statigz / bakefs ${cs} (bakefs / http.FileServer ${rp}) |"
 fi
 
 # ----------------------------------------------------------------- vite --

@@ -76,20 +76,42 @@ func (b *blob) open(data iofs.FS) (io.ReaderAt, io.Closer, error) {
 	return bytes.NewReader(buf[:n]), nil, nil
 }
 
-// copyBufSize is the size of the pooled buffers that copy bytes from a
-// reader to a writer.
-const copyBufSize = 32 << 10
+// Sizes of the pooled buffers through which copyAt writes: copyBufClasses
+// powers of two from minCopyBuf to maxCopyBuf.
+const (
+	minCopyBuf     = 32 << 10
+	copyBufClasses = 4
+	maxCopyBuf     = minCopyBuf << (copyBufClasses - 1) // 256 KB
+)
 
-var copyBufs = sync.Pool{New: func() any {
-	b := make([]byte, copyBufSize)
-	return &b
-}}
+// copyBufs[i] holds buffers of minCopyBuf<<i bytes.
+var copyBufs [copyBufClasses]sync.Pool
+
+// copyBuf returns a pooled buffer for n bytes, the smallest that holds
+// them or else the largest, and its pool.
+func copyBuf(n int64) (*[]byte, *sync.Pool) {
+	i := 0
+	for i < len(copyBufs)-1 && minCopyBuf<<i < n {
+		i++
+	}
+	bp, _ := copyBufs[i].Get().(*[]byte)
+	if bp == nil {
+		b := make([]byte, minCopyBuf<<i)
+		bp = &b
+	}
+	return bp, &copyBufs[i]
+}
 
 // copyAt writes the n bytes of ra at off to w through a pooled buffer,
-// without allocating.
+// without allocating. Up to maxCopyBuf bytes go to w in one Write, which a
+// net/http response sends with one system call after the one that carries
+// the header and the first few KB; pieces of 32 KB, as io.Copy writes,
+// cost one system call each, and one more for a last piece shorter than
+// the connection's 4 KB buffer. The buffer, at most maxCopyBuf, is held
+// until w has taken the bytes.
 func copyAt(w io.Writer, ra io.ReaderAt, off, n int64) error {
-	bp := copyBufs.Get().(*[]byte)
-	defer copyBufs.Put(bp)
+	bp, pool := copyBuf(n)
+	defer pool.Put(bp)
 	buf := *bp
 	for n > 0 {
 		chunk := buf

@@ -146,6 +146,11 @@ var _ http.Handler = (*handler)(nil)
 // changes that response only. The slices are cut from blocks of 1024
 // values, so a hit with no Range makes no allocation of its own but one
 // block per hundred or so responses (about 16 bytes per header value).
+//
+// The body goes to the ResponseWriter in Writes of up to 256 KB, so a
+// file no larger is one Write, which net/http sends with one system call
+// after the one that carries the header; while it writes, a response holds
+// a pooled buffer of that size at most.
 func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 	c := handlerConfig{prefix: "/"}
 	for _, o := range opts {

@@ -589,6 +589,66 @@ func TestHandlerTrees(t *testing.T) {
 	}
 }
 
+// TestHandlerWrites checks that the body goes to the ResponseWriter in
+// Writes of up to 256 KB, one for a body no larger, from every kind of
+// tree, and that the pieces join into the right bytes.
+func TestHandlerWrites(t *testing.T) {
+	const piece = 256 << 10
+	small, large := benchJS(40_000), benchJS(600_000)
+	tree, m := buildTree([]treeFile{
+		{path: "small.js", typ: typeJS, data: small},
+		{path: "large.js", typ: typeJS, data: large},
+	})
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, tree); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, rg string
+		want           string
+		writes         []int
+	}{
+		{"small", "/small.js", "", small, []int{len(small)}},
+		{"large", "/large.js", "", large, []int{piece, piece, len(large) - 2*piece}},
+		{"range", "/large.js", "bytes=100-40099", large[100:40100], []int{40_000}},
+		{"range across pieces", "/large.js", "bytes=1000-", large[1000:], []int{piece, piece, len(large) - 1000 - 2*piece}},
+	}
+	for name, data := range map[string]iofs.FS{"mapfs": tree, "dirfs": os.DirFS(dir), "plain": readOnlyFS{tree}} {
+		fsys, err := fs.New(data, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := fsys.Handler()
+		for _, tt := range tests {
+			t.Run(name+"/"+tt.name, func(t *testing.T) {
+				req := httptest.NewRequest("GET", tt.path, nil)
+				if tt.rg != "" {
+					req.Header.Set("Range", tt.rg)
+				}
+				w := &writeCounter{recorder: newRecorder()}
+				h.ServeHTTP(w, req)
+				if w.body.String() != tt.want {
+					t.Errorf("status %d, %d bytes; want %d bytes", w.code, w.body.Len(), len(tt.want))
+				}
+				if !slices.Equal(w.writes, tt.writes) {
+					t.Errorf("writes of %v bytes, want %v", w.writes, tt.writes)
+				}
+			})
+		}
+	}
+}
+
+// writeCounter records the length of each Write.
+type writeCounter struct {
+	*recorder
+	writes []int
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.writes = append(w.writes, len(p))
+	return w.recorder.Write(p)
+}
+
 // TestHandlerRedirectEscaped checks that the redirect of a directory
 // without its final "/" is a relative reference that keeps its name: a
 // colon does not make it a scheme, and other characters are escaped.
