@@ -32,8 +32,12 @@ func (s *Server) Run(ctx context.Context) error {
 	fmt.Fprintf(s.log, "bakefs dev: watching %s\n", wt.describe())
 	close(s.watching)
 
-	var quiet <-chan time.Time
+	var quiet, idle <-chan time.Time
 	var timer *time.Timer
+	projectEdited := false
+	idleTimer := time.NewTimer(time.Hour)
+	idleTimer.Stop()
+	defer idleTimer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -44,6 +48,7 @@ func (s *Server) Run(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
+			s.layout.Add(1) // events may have been lost
 			fmt.Fprintf(s.log, "bakefs dev: watcher: %v\n", err)
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -52,11 +57,16 @@ func (s *Server) Run(ctx context.Context) error {
 			if !wt.relevant(ev) {
 				continue
 			}
+			projectEdited = projectEdited || ev.Name == wt.file
+			if ev.Name == wt.file || ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				s.layout.Add(1)
+			}
 			if ev.Has(fsnotify.Create) {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && wt.inSources(ev.Name) {
 					wt.addTree(ev.Name)
 				}
 			}
+			idle = nil // flushed after the build to come
 			if timer == nil {
 				timer = time.NewTimer(s.opts.Quiet)
 			} else {
@@ -66,10 +76,24 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-quiet:
 			quiet = nil
 			s.Rebuild(ctx)
-			wt.refresh() // the project file may name another source root
+			if projectEdited {
+				// It may name another source root or skip other directories.
+				projectEdited = false
+				wt.refresh()
+			}
+			idleTimer.Reset(flushDelay)
+			idle = idleTimer.C
+		case <-idle:
+			idle = nil
+			s.FlushCache() // an error is logged
 		}
 	}
 }
+
+// flushDelay is how long the sources must stay quiet after a build
+// before Run writes the cache's indexes (Server.FlushCache): long enough
+// that a run of edits does not wait for it.
+const flushDelay = 2 * time.Second
 
 // A watchTree is the set of directories watched: the project file's
 // directory (for the file itself) and every directory of the source root
