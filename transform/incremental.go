@@ -90,13 +90,14 @@ func (inc *Incremental) begin(c *Cache) {
 	x.load()
 	x.mu.Lock()
 	if x.used != nil {
-		x.loaded, x.used = x.used, nil
+		x.loaded = x.used
 	}
+	x.used = make(map[string]cacheEntry, len(x.loaded))
 	x.mu.Unlock()
 	f := c.files()
 	f.mu.Lock()
 	f.load()
-	f.used = make(map[string]bool)
+	f.used = make(map[string]bool, len(f.entries))
 	f.mu.Unlock()
 }
 
