@@ -33,15 +33,23 @@ import (
 // reads when a tree needs them: one found missing or damaged
 // (ErrCacheDamaged) makes the caller Reset the Incremental and run again.
 //
+// A caller that watches the input files can spare the run the Stat of
+// each one: OnlyChanged names the files that may have changed.
+//
 // An Incremental serves one Run at a time; its methods are safe for
 // concurrent use.
 type Incremental struct {
 	mu       sync.Mutex
 	jobs     map[string]*jobMemo    // by Job.Path, from the last run
 	finished map[string]*finishMemo // by output path, from the last run
+	complete bool                   // the last run got through
+	pending  map[string]bool        // OnlyChanged's paths, for the next run
 	// What the run in progress used or made, the next run's memory.
 	nextJobs     map[string]*jobMemo
 	nextFinished map[string]*finishMemo
+	// changed, when not nil, holds the only paths of the run in progress
+	// whose input files may have changed since the last run.
+	changed map[string]bool
 }
 
 // A jobMemo is a job's outcome, answered by a cache entry without
@@ -52,6 +60,8 @@ type jobMemo struct {
 	chain              Chain
 	profile            Profile
 	size, mtime        int64 // the input file's stamp when it was read
+	limit              int64 // Pipeline.MaxInputSize of that run
+	link               bool  // the input file is a symbolic link, or was not Lstat'ed
 	key                string
 	entry              cacheEntry
 }
@@ -75,7 +85,25 @@ type finishMemo struct {
 func (inc *Incremental) Reset() {
 	inc.mu.Lock()
 	defer inc.mu.Unlock()
-	inc.jobs, inc.finished = nil, nil
+	inc.jobs, inc.finished, inc.complete, inc.pending = nil, nil, false, nil
+}
+
+// OnlyChanged tells the next Run that, of the jobs' input files, only
+// those of the given logical paths (Job.Path) may have changed since the
+// last run started: a caller that watches the sources, and saw no event
+// it could not place since then, says so. The run then takes the stamps
+// of the other files from memory instead of a Stat each; it still reads
+// the files it does not remember. The paths apply to the next run only,
+// and only when the last run got through (it was not cancelled) and
+// nothing was Reset since; a file that is a symbolic link is always
+// looked at, since its target may change without an event where it is.
+func (inc *Incremental) OnlyChanged(paths map[string]bool) {
+	inc.mu.Lock()
+	defer inc.mu.Unlock()
+	inc.pending = paths
+	if inc.pending == nil {
+		inc.pending = make(map[string]bool)
+	}
 }
 
 // begin starts a run with the cache c: what the last run used becomes what
@@ -84,6 +112,11 @@ func (inc *Incremental) begin(c *Cache) {
 	inc.mu.Lock()
 	inc.nextJobs = make(map[string]*jobMemo, len(inc.jobs))
 	inc.nextFinished = make(map[string]*finishMemo, len(inc.finished))
+	inc.changed = nil
+	if inc.complete && inc.pending != nil {
+		inc.changed = inc.pending
+	}
+	inc.pending, inc.complete = nil, false
 	inc.mu.Unlock()
 
 	x := c.entryIndex()
@@ -106,6 +139,7 @@ func (inc *Incremental) begin(c *Cache) {
 func (inc *Incremental) end(complete bool) {
 	inc.mu.Lock()
 	defer inc.mu.Unlock()
+	inc.complete, inc.changed = complete, nil
 	if complete || inc.jobs == nil {
 		inc.jobs, inc.finished = inc.nextJobs, inc.nextFinished
 	} else {
@@ -129,17 +163,20 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 	if err := ctx.Err(); err != nil {
 		return nil, fromRun, 0, err
 	}
-	profile := p.profile()
-	fi, statErr := os.Stat(job.File)
+	profile, limit := p.profile(), p.maxInputSize()
 	inc.mu.Lock()
 	m := inc.jobs[job.Path]
 	inc.mu.Unlock()
-	if statErr == nil && m != nil && m.sameJob(job, profile) && fi.Mode().IsRegular() &&
-		fi.Size() == m.size && fi.ModTime().UnixNano() == m.mtime && fi.Size() <= p.maxInputSize() {
-		p.Cache.files().touch(job.File)
-		p.Cache.entryIndex().use(m.key, m.entry)
-		inc.remember(m)
-		return outputsFromCache(&m.entry, m.key), fromLocal, m.size, nil
+	if m != nil && !m.sameJob(job, profile, limit) {
+		m = nil
+	}
+	// inc.changed is set before the workers start and read-only after.
+	if m != nil && inc.changed != nil && !inc.changed[job.Path] && !m.link {
+		return p.recall(m), fromLocal, m.size, nil
+	}
+	fi, statErr := os.Stat(job.File)
+	if statErr == nil && m != nil && fi.Mode().IsRegular() && fi.Size() == m.size && fi.ModTime().UnixNano() == m.mtime {
+		return p.recall(m), fromLocal, m.size, nil
 	}
 	outs, from, in, err := p.runJob(ctx, job)
 	if err != nil || statErr != nil || len(outs) == 0 || time.Since(fi.ModTime()) <= racyWindow {
@@ -155,12 +192,22 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 			return outs, from, in, err
 		}
 	}
+	lfi, lerr := os.Lstat(job.File)
 	inc.remember(&jobMemo{
 		path: job.Path, source: job.Source, file: job.File, width: job.Width, height: job.Height,
-		chain: job.Chain, profile: profile, size: fi.Size(), mtime: fi.ModTime().UnixNano(),
-		key: key, entry: e,
+		chain: job.Chain, profile: profile, size: fi.Size(), mtime: fi.ModTime().UnixNano(), limit: limit,
+		link: lerr != nil || lfi.Mode()&os.ModeSymlink != 0, key: key, entry: e,
 	})
 	return outs, from, in, err
+}
+
+// recall gives the outputs of the job that m remembers, and records its
+// use as a cache hit would.
+func (p *Pipeline) recall(m *jobMemo) []*output {
+	p.Cache.files().touch(m.file)
+	p.Cache.entryIndex().use(m.key, m.entry)
+	p.Incremental.remember(m)
+	return outputsFromCache(&m.entry, m.key)
 }
 
 func (inc *Incremental) remember(m *jobMemo) {
@@ -169,10 +216,12 @@ func (inc *Incremental) remember(m *jobMemo) {
 	inc.mu.Unlock()
 }
 
-// sameJob reports whether job, run with profile, is the job m remembers.
-func (m *jobMemo) sameJob(job *Job, profile Profile) bool {
+// sameJob reports whether job, run with profile and limit, is the job m
+// remembers.
+func (m *jobMemo) sameJob(job *Job, profile Profile, limit int64) bool {
 	return m.path == job.Path && m.source == job.Source && m.file == job.File &&
-		m.width == job.Width && m.height == job.Height && m.profile == profile && sameSteps(m.chain, job.Chain)
+		m.width == job.Width && m.height == job.Height && m.profile == profile && m.limit == limit &&
+		sameSteps(m.chain, job.Chain)
 }
 
 // sameSteps reports whether two chains have the same steps with the same

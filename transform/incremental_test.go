@@ -104,3 +104,87 @@ func keys[V any](m map[string]V) []string {
 	}
 	return ks
 }
+
+// TestIncrementalOnlyChanged: with OnlyChanged, a run looks only at the
+// files named (the others' stamps come from memory, so an unnamed change
+// goes unseen, which is the caller's promise to keep), at every file after
+// a run that did not get through or a Reset, and always at a symbolic
+// link.
+func TestIncrementalOnlyChanged(t *testing.T) {
+	root := writeSources(t, map[string]string{"in/a.txt": "a:", "target.txt": "t:"})
+	in := filepath.Join(root, "in")
+	if err := os.Symlink(filepath.Join(root, "target.txt"), filepath.Join(in, "link.txt")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"in/a.txt", "target.txt"} {
+		os.Chtimes(filepath.Join(root, f), old, old)
+	}
+	jobs := jobsFor(t, in, "test-upper")
+	cache := &Cache{Dir: t.TempDir()}
+	inc := &Incremental{}
+	edit := func(name, text string, minutes int) {
+		file := filepath.Join(root, name)
+		os.WriteFile(file, []byte(text), 0o644)
+		os.Chtimes(file, old.Add(time.Duration(minutes)*time.Minute), old.Add(time.Duration(minutes)*time.Minute))
+	}
+	steps := []struct {
+		name   string
+		before func()
+		ctx    func() context.Context
+		want   map[string]string // output path -> bytes; nil when the run is cancelled
+	}{
+		{"first run", func() {}, nil, map[string]string{"a.txt": "A:", "link.txt": "T:"}},
+		{"an edit not named is not seen", func() {
+			edit("in/a.txt", "a: one", 1)
+			inc.OnlyChanged(map[string]bool{})
+		}, nil, map[string]string{"a.txt": "A:", "link.txt": "T:"}},
+		{"the edit named is seen", func() {
+			inc.OnlyChanged(map[string]bool{"a.txt": true})
+		}, nil, map[string]string{"a.txt": "A: ONE", "link.txt": "T:"}},
+		{"a link's target is always looked at", func() {
+			edit("target.txt", "t: two", 2)
+			inc.OnlyChanged(map[string]bool{})
+		}, nil, map[string]string{"a.txt": "A: ONE", "link.txt": "T: TWO"}},
+		{"a cancelled run", func() {
+			inc.OnlyChanged(map[string]bool{})
+		}, func() context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		}, nil},
+		{"after a cancelled run every file is looked at", func() {
+			edit("in/a.txt", "a: three", 3)
+			inc.OnlyChanged(map[string]bool{})
+		}, nil, map[string]string{"a.txt": "A: THREE", "link.txt": "T: TWO"}},
+		{"after Reset every file is looked at", func() {
+			edit("in/a.txt", "a: four", 4)
+			inc.OnlyChanged(map[string]bool{})
+			inc.Reset()
+		}, nil, map[string]string{"a.txt": "A: FOUR", "link.txt": "T: TWO"}},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			st.before()
+			ctx := context.Background()
+			if st.ctx != nil {
+				ctx = st.ctx()
+			}
+			res, err := (&Pipeline{Root: root, Cache: cache, Incremental: inc}).Run(ctx, jobs)
+			if st.want == nil {
+				if err == nil {
+					t.Fatal("Run of a cancelled context succeeded")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range st.want {
+				if got, err := res.ReadFile(name); err != nil || string(got) != want {
+					t.Errorf("%s = %q, %v; want %q", name, got, err, want)
+				}
+			}
+		})
+	}
+}
