@@ -59,6 +59,9 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 	}
 	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: s.mem.cache, Remote: s.opts.Remote,
 		Base: p.Base, Strict: p.Strict, Incremental: s.mem.inc}
+	if changed, ok := s.takeChanged(); ok {
+		s.mem.inc.OnlyChanged(changed)
+	}
 	out, err := pipe.Run(ctx, jobs)
 	if err != nil {
 		return res, err
@@ -69,6 +72,7 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 	}
 	// The store holds bytes verified against the manifest: no Stat per file.
 	if res.fs, err = fs.NewVerified(res.data, out.Manifest); err != nil {
+		s.store.release(res.data)
 		return res, err
 	}
 	return res, nil
@@ -98,6 +102,47 @@ func (s *Server) jobsOf(p *project.Project) ([]*transform.Job, error) {
 		s.jobs, s.jobsAt = jobs, layout
 	}
 	return jobs, nil
+}
+
+// noteChanged records that the source file at the logical path name was
+// written or created.
+func (s *Server) noteChanged(name string) {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	if s.changed == nil {
+		s.changed = make(map[string]bool)
+	}
+	s.changed[name] = true
+}
+
+// noteUnknown records an event that says more than which files have new
+// bytes (a removal, a rename, a new directory, the project file, a
+// watcher error): the next build looks at every file.
+func (s *Server) noteUnknown() {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	s.changedKnown = false
+}
+
+// takeChanged returns the files noted since the last call, and whether
+// they are all that may have changed since then; it starts the next
+// record, which is complete only while Run watches (a build before the
+// watches were set up cannot know what changed before them).
+func (s *Server) takeChanged() (map[string]bool, bool) {
+	watching := false
+	select {
+	case <-s.watching:
+		watching = true
+	default:
+	}
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	changed, known := s.changed, s.changedKnown
+	s.changed, s.changedKnown = nil, watching
+	if changed == nil {
+		changed = make(map[string]bool)
+	}
+	return changed, known
 }
 
 // sameManifest reports whether two builds describe the same tree.

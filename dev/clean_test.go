@@ -3,7 +3,9 @@ package dev
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	iofs "io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -47,8 +49,19 @@ steps = ["minify"]
 // FS serves, for every file and every variant, the bytes of a clean build
 // of the same sources with the same manifest. The sources are dated an
 // hour back, as files that were not just written are, so that the
-// rebuilds take unchanged files from memory.
+// rebuilds take unchanged files from memory. The store keeps the files of
+// the rebuilds in memory, or (after the first build) on disk.
 func TestEditServesCleanBuild(t *testing.T) {
+	for _, onDisk := range []bool{false, true} {
+		name := "in memory"
+		if onDisk {
+			name = "on disk"
+		}
+		t.Run(name, func(t *testing.T) { testEditServesCleanBuild(t, onDisk) })
+	}
+}
+
+func testEditServesCleanBuild(t *testing.T, onDisk bool) {
 	file := writeProject(t, cleanProject)
 	root := filepath.Dir(file)
 	old := time.Now().Add(-time.Hour)
@@ -63,6 +76,9 @@ func TestEditServesCleanBuild(t *testing.T) {
 	s, log := newTestServer(t, file, Options{})
 	if err := s.Err(); err != nil {
 		t.Fatalf("first build: %v", err)
+	}
+	if onDisk {
+		s.store.maxAdd = -1
 	}
 	compareClean(t, s, file)
 
@@ -120,7 +136,67 @@ func TestEditServesCleanBuild(t *testing.T) {
 				t.Errorf("Generation = %d, want %d", s.Generation(), gen+1)
 			}
 			compareClean(t, s, file)
+			checkStore(t, s)
 		})
+	}
+	t.Run("nothing changed", func(t *testing.T) {
+		gen := s.Generation()
+		if err := s.Rebuild(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if s.Generation() != gen {
+			t.Errorf("Generation = %d, want %d", s.Generation(), gen)
+		}
+		checkStore(t, s)
+	})
+}
+
+// checkStore checks that the store holds the files of the builds it keeps,
+// the current and the one before, and no other.
+func checkStore(t *testing.T, s *Server) {
+	t.Helper()
+	if len(s.trees) != 2 {
+		t.Fatalf("the store keeps %d trees, want 2", len(s.trees))
+	}
+	want := make(map[string]bool)
+	names, refs := 0, 0
+	for _, tree := range s.trees {
+		tree.each(func(_, sum string, _ int64) {
+			want[sum] = true
+			names++
+		})
+	}
+	for _, n := range s.store.refs {
+		refs += n
+	}
+	if refs != names {
+		t.Errorf("the store counts %d uses of its files, want %d", refs, names)
+	}
+	entries, err := os.ReadDir(s.store.dir)
+	if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	got := make(map[string]bool)
+	var held []string
+	for _, e := range entries {
+		held = append(held, e.Name())
+	}
+	for sum := range s.store.mem {
+		held = append(held, sum)
+	}
+	for _, name := range held {
+		if got[name] {
+			t.Errorf("the store holds %s both in memory and on disk", name)
+		}
+		got[name] = true
+		if !want[name] {
+			t.Errorf("the store holds %s, which no build it keeps has", name)
+		}
+	}
+	for sum := range want {
+		if !got[sum] {
+			t.Errorf("the store lacks %s", sum)
+		}
 	}
 }
 

@@ -48,6 +48,7 @@ type Server struct {
 	buildMu sync.Mutex       // one build at a time; guards the fields below
 	gen     uint64           // builds made
 	store   *store           // the files of the builds still served
+	trees   []*storeFS       // their trees, oldest first
 	mem     *memory          // what the last build made, for the next
 	jobs    []*transform.Job // the jobs of the last build, listed at layout jobsAt
 	jobsAt  uint64
@@ -56,6 +57,13 @@ type Server struct {
 	// directory of the sources created, removed or renamed, an event of
 	// the project file, a watcher error. Run counts them.
 	layout atomic.Uint64
+
+	// The files Run saw written or created since the last build's
+	// pipeline started (logical paths), and whether that is all that may
+	// have changed: see takeChanged.
+	changedMu    sync.Mutex
+	changed      map[string]bool
+	changedKnown bool
 
 	cur    atomic.Pointer[build]
 	events *broker
@@ -71,7 +79,6 @@ type build struct {
 	gen      uint64
 	fs       *fs.FS
 	manifest *fs.Manifest // to skip no-op rebuilds
-	data     *storeFS     // the output tree in the store
 	src      string       // the project's source root, for messages
 	err      error        // the last build failed: fs is the one before
 }
@@ -154,15 +161,20 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		return err
 	}
 	if prev.fs != nil && prev.err == nil && sameManifest(prev.manifest, res.manifest) {
+		s.store.release(res.data)
 		return nil // nothing changed: keep the generation, no reload
 	}
 	s.gen++
-	s.cur.Store(&build{gen: s.gen, fs: res.fs, manifest: res.manifest, data: res.data, src: res.src})
+	s.cur.Store(&build{gen: s.gen, fs: res.fs, manifest: res.manifest, src: res.src})
 	elapsed := time.Since(start)
 	s.events.publish(state{Generation: s.gen})
 	// Keep the previous build's files for requests that are still reading
 	// them; those of the builds before it go.
-	s.store.keep(prev.data, res.data)
+	s.trees = append(s.trees, res.data)
+	for len(s.trees) > 2 {
+		s.store.release(s.trees[0])
+		s.trees = s.trees[1:]
+	}
 	st := res.stats
 	for _, w := range res.warnings {
 		fmt.Fprintf(s.log, "bakefs dev: %v\n", w)

@@ -49,6 +49,7 @@ func (s *Server) Run(ctx context.Context) error {
 				return nil
 			}
 			s.layout.Add(1) // events may have been lost
+			s.noteUnknown()
 			fmt.Fprintf(s.log, "bakefs dev: watcher: %v\n", err)
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -61,10 +62,19 @@ func (s *Server) Run(ctx context.Context) error {
 			if ev.Name == wt.file || ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				s.layout.Add(1)
 			}
+			isDir := false
 			if ev.Has(fsnotify.Create) {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && wt.inSources(ev.Name) {
+					isDir = true
 					wt.addTree(ev.Name)
 				}
+			}
+			// A file written or created is named to the next build, which
+			// looks at no other; anything else makes it look at every file.
+			if name, ok := wt.logical(ev.Name); ok && !isDir && ev.Op&^(fsnotify.Write|fsnotify.Create|fsnotify.Chmod) == 0 {
+				s.noteChanged(name)
+			} else {
+				s.noteUnknown()
 			}
 			idle = nil // flushed after the build to come
 			if timer == nil {
@@ -170,6 +180,19 @@ func (wt *watchTree) relevant(ev fsnotify.Event) bool {
 		return false
 	}
 	return ev.Name == wt.file || wt.inSources(ev.Name)
+}
+
+// logical returns the path of file relative to the source root,
+// slash-separated, as a job's Path is.
+func (wt *watchTree) logical(file string) (string, bool) {
+	if file == wt.file || !wt.inSources(file) {
+		return "", false
+	}
+	rel, err := filepath.Rel(wt.src, file)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 func (wt *watchTree) describe() string {

@@ -10,11 +10,25 @@ import (
 )
 
 // TestRunFilesComeAndGo: while Run watches, rebuilds after edits reuse the
-// last build's jobs, and a file created, renamed or removed still shows
-// in the next build.
+// last build's jobs and look only at the files written, and a file
+// created, renamed or removed still shows in the next build. The sources
+// are dated an hour back, and each edit a minute later than the last, so
+// that the rebuilds take unchanged files from memory.
 func TestRunFilesComeAndGo(t *testing.T) {
 	file := writeProject(t, cleanProject)
-	web := filepath.Join(filepath.Dir(file), "web")
+	root := filepath.Dir(file)
+	web := filepath.Join(root, "web")
+	old := time.Now().Add(-time.Hour)
+	for name := range cleanProject {
+		os.Chtimes(filepath.Join(root, name), old, old)
+	}
+	edits := 0
+	edit := func(t *testing.T, name, text string) {
+		writeFile(t, filepath.Join(web, name), text)
+		edits++
+		mtime := old.Add(time.Duration(edits) * time.Minute)
+		os.Chtimes(filepath.Join(web, name), mtime, mtime)
+	}
 	s, log := newTestServer(t, file, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -37,10 +51,10 @@ func TestRunFilesComeAndGo(t *testing.T) {
 		inPage string // in about.html afterwards, when set
 	}{
 		{"a page edited", func(t *testing.T) {
-			writeFile(t, filepath.Join(web, "about.html"), strings.Replace(cleanProject["web/about.html"], "about", "edited", 1))
+			edit(t, "about.html", strings.Replace(cleanProject["web/about.html"], "about", "edited", 1))
 		}, []string{"about.html"}, nil, "edited"},
 		{"a page created", func(t *testing.T) {
-			writeFile(t, filepath.Join(web, "new.html"), "<p>new</p>\n")
+			edit(t, "new.html", "<p>new</p>\n")
 		}, []string{"new.html"}, nil, ""},
 		{"a page renamed", func(t *testing.T) {
 			if err := os.Rename(filepath.Join(web, "new.html"), filepath.Join(web, "renamed.html")); err != nil {
@@ -53,8 +67,11 @@ func TestRunFilesComeAndGo(t *testing.T) {
 			}
 		}, nil, []string{"renamed.html"}, ""},
 		{"a page edited again", func(t *testing.T) {
-			writeFile(t, filepath.Join(web, "about.html"), strings.Replace(cleanProject["web/about.html"], "about", "again", 1))
+			edit(t, "about.html", strings.Replace(cleanProject["web/about.html"], "about", "again", 1))
 		}, []string{"about.html"}, []string{"renamed.html"}, "again"},
+		{"a page edited a third time", func(t *testing.T) {
+			edit(t, "about.html", strings.Replace(cleanProject["web/about.html"], "about", "third", 1))
+		}, []string{"about.html"}, nil, "third"},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
