@@ -3,8 +3,8 @@ package dev
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
+	"reflect"
 
 	"github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/project"
@@ -14,21 +14,27 @@ import (
 // buildResult is what one build made.
 type buildResult struct {
 	fs       *fs.FS
-	manifest []byte
-	dir      string // the output tree
-	src      string // the project's source root
+	manifest *fs.Manifest
+	data     *storeFS // the output tree, in the store
+	src      string   // the project's source root
 	stats    transform.Stats
 	warnings []error
 }
 
+// A memory is the cache of a project's builds, with its indexes kept
+// loaded, and what the last build made (transform.Incremental), carried
+// from build to build while the project keeps its source root and cache.
+type memory struct {
+	root, dir string
+	cache     *transform.Cache
+	inc       *transform.Incremental
+}
+
 // buildOnce loads the project file afresh (so that edits to it apply),
-// runs its rules with the dev profile and writes the output tree into a
-// new directory of s.tmp. On error the result, when not nil, still names
-// the source root for messages.
-//
-// prevDir, when not empty, is the previous build's tree, whose unchanged
-// files the new tree links instead of copying.
-func (s *Server) buildOnce(ctx context.Context, gen uint64, prevDir string) (*buildResult, error) {
+// runs its rules with the dev profile and adds the files of the output
+// tree that are new to the store. On error the result, when not nil,
+// still names the source root for messages.
+func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 	p, err := project.Load(s.file)
 	if err != nil {
 		return nil, err
@@ -39,35 +45,109 @@ func (s *Server) buildOnce(ctx context.Context, gen uint64, prevDir string) (*bu
 			return res, err
 		}
 	}
-	jobs, err := p.Jobs()
+	jobs, err := s.jobsOf(p)
 	if err != nil {
 		return res, err
 	}
-	cache := p.Cache
-	if cache == "" {
-		cache = filepath.Join(s.tmp, "cache")
+	dir := p.Cache
+	if dir == "" {
+		dir = filepath.Join(s.tmp, "cache")
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: &transform.Cache{Dir: cache}, Remote: s.opts.Remote, Base: p.Base, Strict: p.Strict}
+	if s.mem == nil || s.mem.root != p.Src || s.mem.dir != dir {
+		s.flushLocked()
+		s.mem = &memory{root: p.Src, dir: dir, cache: &transform.Cache{Dir: dir}, inc: &transform.Incremental{}}
+	}
+	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: s.mem.cache, Remote: s.opts.Remote,
+		Base: p.Base, Strict: p.Strict, Incremental: s.mem.inc}
+	if changed, ok := s.takeChanged(); ok {
+		s.mem.inc.OnlyChanged(changed)
+	}
 	out, err := pipe.Run(ctx, jobs)
 	if err != nil {
 		return res, err
 	}
-	res.stats, res.warnings = out.Stats, out.Warnings
-	if res.manifest, err = transform.EncodeManifest(out.Manifest); err != nil {
+	res.stats, res.warnings, res.manifest = out.Stats, out.Warnings, out.Manifest
+	if res.data, err = s.store.add(out, out.Manifest); err != nil {
 		return res, err
 	}
-	res.dir = filepath.Join(s.tmp, fmt.Sprintf("build-%d", gen))
-	os.RemoveAll(res.dir) // left by an earlier attempt that failed late
-	// The files that did not change are links to the previous build's.
-	if err := out.WriteTreeFrom(res.dir, prevDir); err != nil {
-		return res, err
-	}
-	// The tree was just written from verified bytes: no Stat per file.
-	if res.fs, err = fs.NewVerified(os.DirFS(res.dir), out.Manifest); err != nil {
-		os.RemoveAll(res.dir)
+	// The store holds bytes verified against the manifest: no Stat per file.
+	if res.fs, err = fs.NewVerified(res.data, out.Manifest); err != nil {
+		s.store.release(res.data)
 		return res, err
 	}
 	return res, nil
+}
+
+// jobsOf returns the jobs of p: those of the last build while Run is
+// watching and has seen nothing since that build listed them that could
+// change them (Server.layout: new bytes in a file do not), so that a
+// rebuild after an edit does not walk the source tree; p.Jobs otherwise.
+func (s *Server) jobsOf(p *project.Project) ([]*transform.Job, error) {
+	watching := false
+	select {
+	case <-s.watching:
+		watching = true
+	default:
+	}
+	layout := s.layout.Load() // before the walk: an event during it counts
+	if watching && s.jobs != nil && s.jobsAt == layout {
+		return s.jobs, nil
+	}
+	s.jobs = nil
+	jobs, err := p.Jobs()
+	if err != nil {
+		return nil, err
+	}
+	if watching {
+		s.jobs, s.jobsAt = jobs, layout
+	}
+	return jobs, nil
+}
+
+// noteChanged records that the source file at the logical path name was
+// written or created.
+func (s *Server) noteChanged(name string) {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	if s.changed == nil {
+		s.changed = make(map[string]bool)
+	}
+	s.changed[name] = true
+}
+
+// noteUnknown records an event that says more than which files have new
+// bytes (a removal, a rename, a new directory, the project file, a
+// watcher error): the next build looks at every file.
+func (s *Server) noteUnknown() {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	s.changedKnown = false
+}
+
+// takeChanged returns the files noted since the last call, and whether
+// they are all that may have changed since then; it starts the next
+// record, which is complete only while Run watches (a build before the
+// watches were set up cannot know what changed before them).
+func (s *Server) takeChanged() (map[string]bool, bool) {
+	watching := false
+	select {
+	case <-s.watching:
+		watching = true
+	default:
+	}
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	changed, known := s.changed, s.changedKnown
+	s.changed, s.changedKnown = nil, watching
+	if changed == nil {
+		changed = make(map[string]bool)
+	}
+	return changed, known
+}
+
+// sameManifest reports whether two builds describe the same tree.
+func sameManifest(a, b *fs.Manifest) bool {
+	return reflect.DeepEqual(a, b)
 }
 
 // withSourcemaps rebuilds the chains of p's rules with sourcemap=external

@@ -5,12 +5,20 @@
 //
 // A Server loads the project file, runs its rules with the transform
 // pipeline (with the dev profile and the cache, so that a rebuild runs only
-// the chains whose inputs changed) into a fresh output tree in a temporary
-// directory, and makes a runtime FS of it with fs.New. It swaps that FS in
-// atomically on each successful build, so a request sees one whole build,
-// never half of two. A failed build keeps the previous FS serving, prints
-// the errors to the terminal as "file:line:col: error: message" lines, and
-// shows them in the browser as an overlay until the next good build.
+// the chains whose inputs changed) and makes a runtime FS of the result.
+// A rebuild costs what changed, not what exists: the pipeline keeps what
+// the last build made in memory (transform.Incremental), so that an
+// unchanged file is neither read, hashed nor looked up in the cache (and,
+// while Run watches, not even statted: the watcher names the files
+// written), and the files of every build live in one temporary store, one
+// copy per distinct content, so that a new build shares its unchanged
+// files with the one before it and fetches only the new ones, which it
+// keeps in memory when they are few. The Server swaps the new
+// FS in atomically on each successful build, so a request sees one whole
+// build, never half of two. A failed build keeps the previous FS serving,
+// prints the errors to the terminal as "file:line:col: error: message"
+// lines, and shows them in the browser as an overlay until the next good
+// build.
 //
 // The rewrite pass runs in dev as in a build (transform.Pipeline.Base and
 // Strict come from the project file): pages and style sheets name the

@@ -2,6 +2,7 @@ package dev
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,12 +25,17 @@ type Options struct {
 	NoSourcemaps bool
 	// Quiet is how long the sources must stay unchanged after an event
 	// before a rebuild starts, so that an editor's save (several events)
-	// gives one build. Zero means 80ms.
+	// gives one build. Zero means 10ms: the events of one save (a write,
+	// or a backup's rename, a write and a chmod, and the editor's swap
+	// file) come within a few milliseconds of each other.
 	Quiet time.Duration
 	// Remote, when set, is the remote cache behind every build's local
 	// cache (transform.Pipeline.Remote). The Server does not close it.
 	Remote *transform.RemoteCache
 }
+
+// defaultQuiet is Options.Quiet's default.
+const defaultQuiet = 10 * time.Millisecond
 
 // A Server builds a project and serves its latest good build. Its methods
 // are safe for concurrent use.
@@ -37,11 +43,27 @@ type Server struct {
 	file string // the project file
 	opts Options
 	log  io.Writer
-	tmp  string // holds one output tree per build, and the fallback cache
+	tmp  string // holds the store of the builds' files, and the fallback cache
 
-	buildMu sync.Mutex // one build at a time
-	gen     uint64     // builds made, guarded by buildMu
-	dirs    []string   // output trees still in use, oldest first, guarded by buildMu
+	buildMu sync.Mutex       // one build at a time; guards the fields below
+	gen     uint64           // builds made
+	store   *store           // the files of the builds still served
+	trees   []*storeFS       // their trees, oldest first
+	mem     *memory          // what the last build made, for the next
+	jobs    []*transform.Job // the jobs of the last build, listed at layout jobsAt
+	jobsAt  uint64
+
+	// layout counts the events that may change the jobs: a file or
+	// directory of the sources created, removed or renamed, an event of
+	// the project file, a watcher error. Run counts them.
+	layout atomic.Uint64
+
+	// The files Run saw written or created since the last build's
+	// pipeline started (logical paths), and whether that is all that may
+	// have changed: see takeChanged.
+	changedMu    sync.Mutex
+	changed      map[string]bool
+	changedKnown bool
 
 	cur    atomic.Pointer[build]
 	events *broker
@@ -56,9 +78,9 @@ type Server struct {
 type build struct {
 	gen      uint64
 	fs       *fs.FS
-	manifest []byte // canonical manifest, to skip no-op rebuilds
-	src      string // the project's source root, for messages
-	err      error  // the last build failed: fs is the one before
+	manifest *fs.Manifest // to skip no-op rebuilds
+	src      string       // the project's source root, for messages
+	err      error        // the last build failed: fs is the one before
 }
 
 // New loads the project file and builds it once. A build that fails is not
@@ -77,13 +99,14 @@ func New(projectFile string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{file: abs, opts: opts, log: opts.Log, tmp: tmp, events: newBroker(), closed: make(chan struct{}), watching: make(chan struct{})}
+	s := &Server{file: abs, opts: opts, log: opts.Log, tmp: tmp, store: newStore(filepath.Join(tmp, "files")),
+		events: newBroker(), closed: make(chan struct{}), watching: make(chan struct{})}
 	if s.log == nil {
 		s.log = os.Stderr
 	}
 	s.log = &lockedWriter{w: s.log}
 	if s.opts.Quiet <= 0 {
-		s.opts.Quiet = 80 * time.Millisecond
+		s.opts.Quiet = defaultQuiet
 	}
 	s.cur.Store(&build{err: ErrNoBuild})
 	s.Rebuild(context.Background())
@@ -116,11 +139,13 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	}
 	prev := s.cur.Load()
 	start := time.Now()
-	prevDir := ""
-	if len(s.dirs) > 0 {
-		prevDir = s.dirs[len(s.dirs)-1]
+	res, err := s.buildOnce(ctx)
+	if errors.Is(err, transform.ErrCacheDamaged) && ctx.Err() == nil && s.mem != nil {
+		// A blob of the cache that the last build vouched for is gone,
+		// and its entry with it: once more, without that memory.
+		s.mem.inc.Reset()
+		res, err = s.buildOnce(ctx)
 	}
-	res, err := s.buildOnce(ctx, s.gen+1, prevDir)
 	if err != nil && ctx.Err() != nil {
 		return err // cancelled: not a failure of the sources
 	}
@@ -135,17 +160,20 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		s.events.publish(state{Generation: next.gen, Error: errorText(err, next.src)})
 		return err
 	}
-	if prev.fs != nil && prev.err == nil && string(prev.manifest) == string(res.manifest) {
-		os.RemoveAll(res.dir) // nothing changed: keep the generation, no reload
-		return nil
+	if prev.fs != nil && prev.err == nil && sameManifest(prev.manifest, res.manifest) {
+		s.store.release(res.data)
+		return nil // nothing changed: keep the generation, no reload
 	}
 	s.gen++
-	s.dirs = append(s.dirs, res.dir)
 	s.cur.Store(&build{gen: s.gen, fs: res.fs, manifest: res.manifest, src: res.src})
-	// Keep the previous tree for requests that are still reading it.
-	for len(s.dirs) > 2 {
-		os.RemoveAll(s.dirs[0])
-		s.dirs = s.dirs[1:]
+	elapsed := time.Since(start)
+	s.events.publish(state{Generation: s.gen})
+	// Keep the previous build's files for requests that are still reading
+	// them; those of the builds before it go.
+	s.trees = append(s.trees, res.data)
+	for len(s.trees) > 2 {
+		s.store.release(s.trees[0])
+		s.trees = s.trees[1:]
 	}
 	st := res.stats
 	for _, w := range res.warnings {
@@ -156,8 +184,28 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		fromRemote = fmt.Sprintf(" (%d remote)", st.Remote)
 	}
 	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached%s, in %s\n",
-		s.gen, st.Files, st.Ran, st.Cached, fromRemote, time.Since(start).Round(time.Millisecond))
-	s.events.publish(state{Generation: s.gen})
+		s.gen, st.Files, st.Ran, st.Cached, fromRemote, elapsed.Round(time.Millisecond))
+	return nil
+}
+
+// FlushCache writes what the builds taught the cache (its indexes, which
+// the builds keep in memory, and its pruning) to disk. Run calls it once
+// the sources have been quiet for a while, and Close calls it, so that a
+// rebuild never waits for it.
+func (s *Server) FlushCache() error {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	return s.flushLocked()
+}
+
+func (s *Server) flushLocked() error {
+	if s.mem == nil {
+		return nil
+	}
+	if err := s.mem.cache.Flush(); err != nil {
+		fmt.Fprintf(s.log, "bakefs dev: writing cache index: %v\n", err)
+		return err
+	}
 	return nil
 }
 
@@ -170,9 +218,9 @@ func (s *Server) reportError(b *build) {
 	}
 }
 
-// Close stops the server: event streams end, Run returns, and the
-// temporary output trees are removed. Close waits for a build in
-// progress to finish.
+// Close stops the server: event streams end, Run returns, the cache's
+// indexes are written (FlushCache), and the temporary files of the builds
+// are removed. Close waits for a build in progress to finish.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closed)
@@ -180,6 +228,10 @@ func (s *Server) Close() error {
 	})
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
+	if s.mem != nil {
+		s.flushLocked()
+		s.mem = nil
+	}
 	return os.RemoveAll(s.tmp)
 }
 

@@ -32,8 +32,12 @@ func (s *Server) Run(ctx context.Context) error {
 	fmt.Fprintf(s.log, "bakefs dev: watching %s\n", wt.describe())
 	close(s.watching)
 
-	var quiet <-chan time.Time
+	var quiet, idle <-chan time.Time
 	var timer *time.Timer
+	projectEdited := false
+	idleTimer := time.NewTimer(time.Hour)
+	idleTimer.Stop()
+	defer idleTimer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -44,6 +48,8 @@ func (s *Server) Run(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
+			s.layout.Add(1) // events may have been lost
+			s.noteUnknown()
 			fmt.Fprintf(s.log, "bakefs dev: watcher: %v\n", err)
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -52,11 +58,25 @@ func (s *Server) Run(ctx context.Context) error {
 			if !wt.relevant(ev) {
 				continue
 			}
+			projectEdited = projectEdited || ev.Name == wt.file
+			if ev.Name == wt.file || ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				s.layout.Add(1)
+			}
+			isDir := false
 			if ev.Has(fsnotify.Create) {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && wt.inSources(ev.Name) {
+					isDir = true
 					wt.addTree(ev.Name)
 				}
 			}
+			// A file written or created is named to the next build, which
+			// looks at no other; anything else makes it look at every file.
+			if name, ok := wt.logical(ev.Name); ok && !isDir && ev.Op&^(fsnotify.Write|fsnotify.Create|fsnotify.Chmod) == 0 {
+				s.noteChanged(name)
+			} else {
+				s.noteUnknown()
+			}
+			idle = nil // flushed after the build to come
 			if timer == nil {
 				timer = time.NewTimer(s.opts.Quiet)
 			} else {
@@ -66,10 +86,24 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-quiet:
 			quiet = nil
 			s.Rebuild(ctx)
-			wt.refresh() // the project file may name another source root
+			if projectEdited {
+				// It may name another source root or skip other directories.
+				projectEdited = false
+				wt.refresh()
+			}
+			idleTimer.Reset(flushDelay)
+			idle = idleTimer.C
+		case <-idle:
+			idle = nil
+			s.FlushCache() // an error is logged
 		}
 	}
 }
+
+// flushDelay is how long the sources must stay quiet after a build
+// before Run writes the cache's indexes (Server.FlushCache): long enough
+// that a run of edits does not wait for it.
+const flushDelay = 2 * time.Second
 
 // A watchTree is the set of directories watched: the project file's
 // directory (for the file itself) and every directory of the source root
@@ -146,6 +180,19 @@ func (wt *watchTree) relevant(ev fsnotify.Event) bool {
 		return false
 	}
 	return ev.Name == wt.file || wt.inSources(ev.Name)
+}
+
+// logical returns the path of file relative to the source root,
+// slash-separated, as a job's Path is.
+func (wt *watchTree) logical(file string) (string, bool) {
+	if file == wt.file || !wt.inSources(file) {
+		return "", false
+	}
+	rel, err := filepath.Rel(wt.src, file)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 func (wt *watchTree) describe() string {

@@ -121,34 +121,52 @@ func EncodingSuffix(name string) (string, bool) {
 
 var errNoVersion = fmt.Errorf("%w: version must be %d", ErrManifest, ManifestVersion)
 
-// isHexSHA256 reports whether s is 64 lowercase hex digits. A byte loop,
-// not a regular expression: New validates every entry at start-up.
+// isHexSHA256 reports whether s is 64 lowercase hex digits. A table
+// lookup per byte, not a regular expression: New validates every entry at
+// start-up, and dev mode at every rebuild.
 func isHexSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return len(s) == 64 && allIn(s, &charClass, lowerHex)
 }
 
 // isSRISHA384 reports whether s is "sha384-" and 64 characters of
 // unpadded-length standard base64 (48 bytes encode without padding).
 func isSRISHA384(s string) bool {
 	b64, ok := strings.CutPrefix(s, "sha384-")
-	if !ok || len(b64) != 64 {
-		return false
+	return ok && len(b64) == 64 && allIn(b64, &charClass, base64Std)
+}
+
+// Classes of charClass.
+const (
+	lowerHex  = 1 << iota // 0-9 a-f
+	base64Std             // A-Z a-z 0-9 + /
+)
+
+// charClass gives the classes each byte belongs to.
+var charClass = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= lowerHex | base64Std
 	}
-	for i := 0; i < len(b64); i++ {
-		c := b64[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
-			return false
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= base64Std
+		if c <= 'f' {
+			t[c] |= lowerHex
 		}
 	}
-	return true
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] |= base64Std
+	}
+	t['+'] |= base64Std
+	t['/'] |= base64Std
+	return t
+}()
+
+// allIn reports whether every byte of s is in class.
+func allIn(s string, t *[256]uint8, class uint8) bool {
+	var all uint8 = class
+	for i := 0; i < len(s); i++ {
+		all &= t[s[i]]
+	}
+	return all != 0
 }
 
 // ParseManifest decodes and validates a manifest. Errors wrap ErrManifest
@@ -173,7 +191,7 @@ func (m *Manifest) Validate() error {
 	}
 	n := 0
 	for i := range m.Files {
-		n += 2 + len(m.Files[i].Encodings)
+		n += 2 + len(m.Files[i].Encodings) // path, hashed name, variants
 	}
 	names := make(map[string]string, n) // tree name -> entry path that owns it
 	claim := func(owner, name, what string) error {

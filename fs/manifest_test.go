@@ -52,7 +52,15 @@ func TestManifestValidate(t *testing.T) {
 		{"variant clashes", func(m *Manifest) { m.Files[0].Encodings[0].Path = "img/b.png" }, `img/b.png: path "img/b.png" is also used by a.js`},
 		{"hashed clashes", func(m *Manifest) { m.Files[0].Hashed = "a.js.gz" }, `encoding path "a.js.gz" is also used by a.js`},
 		{"bad sha256", func(m *Manifest) { m.Files[0].SHA256 = strings.ToUpper(sumA) }, "bad size, type, sha256 or integrity"},
+		{"sha256 not hex", func(m *Manifest) { m.Files[0].SHA256 = sumA[:63] + "g" }, "bad size, type, sha256 or integrity"},
+		{"encoding sha256 short", func(m *Manifest) { m.Files[0].Encodings[0].SHA256 = sumA[:63] }, "bad size or sha256 of encoding"},
 		{"bad integrity", func(m *Manifest) { m.Files[0].Integrity = "sha256-abc" }, "bad size, type, sha256 or integrity"},
+		{"integrity not base64", func(m *Manifest) {
+			m.Files[0].Integrity = m.Files[0].Integrity[:len(m.Files[0].Integrity)-1] + "-"
+		}, "bad size, type, sha256 or integrity"},
+		{"integrity padded", func(m *Manifest) {
+			m.Files[0].Integrity = m.Files[0].Integrity[:len(m.Files[0].Integrity)-1] + "="
+		}, "bad size, type, sha256 or integrity"},
 		{"unknown encoding", func(m *Manifest) { m.Files[0].Encodings[0].Name = "deflate" }, `unknown encoding "deflate"`},
 		{"encodings unsorted", func(m *Manifest) {
 			e := m.Files[0].Encodings

@@ -105,7 +105,8 @@ func (c *Cache) toolIdentity() (string, error) {
 
 // Flush writes what the cache learned about file hashes in this run, and
 // prunes the cache when the run took it past MaxSize. The pipeline calls
-// it at the end of Run.
+// it at the end of Run, except with Pipeline.Incremental, whose caller
+// calls it.
 func (c *Cache) Flush() error {
 	if err := c.files().save(); err != nil {
 		return err

@@ -97,7 +97,7 @@ func (p *Pipeline) finish(ctx context.Context, outs []*output) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = p.finishOne(ctx, o, chain, profile)
+			errs[i] = p.finishRemembered(ctx, o, chain, profile)
 		}()
 	}
 	wg.Wait()

@@ -45,6 +45,11 @@ type Pipeline struct {
 	// Strict makes a reference to a local file that is not in the output
 	// tree an error instead of a warning (see rewriteRefs).
 	Strict bool
+	// Incremental, when set together with Cache, carries what this run
+	// makes to the next run that shares it, which then answers unchanged
+	// jobs and outputs from memory; Run then leaves Cache.Flush to the
+	// caller (see Incremental).
+	Incremental *Incremental
 }
 
 // Progress reports how far a run has come.
@@ -87,6 +92,13 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	if p.Cache != nil {
 		p.Cache.bind(p.Root)
 	}
+	inc := p.Incremental
+	if p.Cache == nil {
+		inc = nil
+	}
+	if inc != nil {
+		inc.begin(p.Cache)
+	}
 	workers := p.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -103,7 +115,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			for i := range next {
 				r := &results[i]
 				r.job = jobs[i]
-				r.outs, r.from, r.in, r.err = p.runJob(ctx, jobs[i])
+				r.outs, r.from, r.in, r.err = p.runJobRemembered(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -123,10 +135,13 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 		return nil, err
 	}
 	res, err := p.assemble(ctx, results)
+	if inc != nil {
+		inc.end(ctx.Err() == nil)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if p.Cache != nil {
+	if p.Cache != nil && inc == nil {
 		// Also after a failure: what the jobs stored serves the next run.
 		if ferr := p.Cache.Flush(); ferr != nil && err == nil {
 			return nil, fmt.Errorf("writing cache index: %w", ferr)

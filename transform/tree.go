@@ -49,22 +49,6 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 	return r.prepareTree(dir, dir)
 }
 
-// WriteTreeFrom writes the result as a new tree at dir, which must not
-// exist, hard-linking every file that the tree from (an earlier result's
-// tree) holds with the same bytes, so that a rebuild in which little
-// changed copies little: dev mode writes each build this way beside the
-// one it replaces.
-func (r *Result) WriteTreeFrom(dir, from string) error {
-	if _, err := os.Lstat(dir); err == nil {
-		return fmt.Errorf("writing %s: %w", dir, os.ErrExist)
-	}
-	u, err := r.prepareTree(dir, from)
-	if err != nil {
-		return err
-	}
-	return u.Commit()
-}
-
 // prepareTree is PrepareTree with the files of the tree linkFrom linked
 // where they have the bytes needed.
 func (r *Result) prepareTree(dir, linkFrom string) (*TreeUpdate, error) {
