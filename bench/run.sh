@@ -669,7 +669,9 @@ real_tree() {
   cp "$NM"/bootstrap/dist/css/*.css "$NM"/bootstrap/dist/js/*.js "$w/vendor/bootstrap/"
   cp "$NM"/bulma/css/*.css "$w/vendor/bulma/"
   cp "$NM"/bootstrap-icons/font/bootstrap-icons*.css "$NM"/bootstrap-icons/font/fonts/* "$w/fonts/"
-  (cd "$NM/bootstrap-icons/icons" && ls | LC_ALL=C sort | head -840 | xargs cp -t "$w/icons/")
+  # The first 840 names, without a pipe that head closes early (SIGPIPE
+  # under pipefail).
+  (cd "$NM/bootstrap-icons/icons" && mapfile -t icons < <(LC_ALL=C ls) && cp -t "$w/icons/" "${icons[@]:0:840}")
   cp /usr/share/fonts/truetype/lato/Lato-{Regular,Bold,Italic,BoldItalic}.ttf "$w/fonts/lato/"
   printf 'module benchreal\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$REAL/go.mod"
   cp go.sum "$REAL/"
