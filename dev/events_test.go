@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -91,18 +92,7 @@ func TestRun(t *testing.T) {
 	file := writeProject(t, testProject)
 	root := filepath.Dir(file)
 	s, log := newTestServer(t, file, Options{Quiet: 20 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	select {
-	case <-s.watching:
-	case err := <-done:
-		t.Fatalf("Run = %v", err)
-	}
-	states, stop := s.events.subscribe()
-	defer stop()
-	<-states // the current state
+	states, ctx, stop := startRun(t, s)
 
 	// waitFor waits for the state of generation gen, failing if the
 	// deadline of ctx passes first.
@@ -154,11 +144,38 @@ func TestRun(t *testing.T) {
 	if e, ok := s.FS().Entry("app.js"); !ok || len(e.Encodings) != 1 || e.Encodings[0].Name != "gzip" {
 		t.Errorf("after the project file changed, app.js encodings = %+v, want gzip only", e.Encodings)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("Run = %v", err)
 	}
 	if _, err := os.Stat(s.tmp); err != nil {
 		t.Errorf("Run must leave the builds to Close: %v", err)
 	}
+}
+
+// startRun runs s.Run until stop is called (or the test's two minutes are
+// up, when ctx is done), waits until it watches the sources, and returns
+// the states it publishes, the current one already read. stop ends Run
+// and returns its error.
+func startRun(t *testing.T, s *Server) (states <-chan state, ctx context.Context, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	select {
+	case <-s.watching:
+	case err := <-done:
+		cancel()
+		t.Fatalf("Run = %v", err)
+	}
+	states, unsubscribe := s.events.subscribe()
+	t.Cleanup(unsubscribe)
+	<-states // the current state
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { stop() })
+	return states, ctx, stop
 }

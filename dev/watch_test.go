@@ -1,7 +1,6 @@
 package dev
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,18 +29,7 @@ func TestRunFilesComeAndGo(t *testing.T) {
 		os.Chtimes(filepath.Join(web, name), mtime, mtime)
 	}
 	s, log := newTestServer(t, file, Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	select {
-	case <-s.watching:
-	case err := <-done:
-		t.Fatalf("Run = %v", err)
-	}
-	states, stop := s.events.subscribe()
-	defer stop()
-	<-states // the current state
+	states, ctx, stop := startRun(t, s)
 
 	steps := []struct {
 		name   string
@@ -91,8 +79,7 @@ func TestRunFilesComeAndGo(t *testing.T) {
 			}
 		})
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("Run = %v", err)
 	}
 }
