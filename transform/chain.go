@@ -55,7 +55,12 @@ func ParseChainOptions(texts []string, o ChainOptions) (Chain, error) {
 func (c Chain) Key() string {
 	var b strings.Builder
 	for _, s := range c {
-		fmt.Fprintf(&b, "%s@%s %s\n", s.Name, s.Version, s.Canonical)
+		b.WriteString(s.Name)
+		b.WriteByte('@')
+		b.WriteString(s.Version)
+		b.WriteByte(' ')
+		b.WriteString(s.Canonical)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -169,14 +170,33 @@ func (p *Pipeline) finishOne(ctx context.Context, o *output, chain Chain, profil
 // path, type, size and bytes, the bytes of the variants it carries, the
 // steps and the profile, and the code that makes the bytes.
 func finishKey(tool string, o *output, chain Chain, profile Profile) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s finish\ntool %s\nprofile %s\npath %q\ntype %q\nsize %dx%d\nsha256 %s\n",
-		cacheFormat, tool, profile, o.Path, o.Type, o.Width, o.Height, o.blob.SHA256)
+	// Written without fmt: a no-change build computes one per output.
+	b := make([]byte, 0, 512)
+	b = append(b, cacheFormat+" finish\ntool "...)
+	b = append(b, tool...)
+	b = append(b, "\nprofile "...)
+	b = append(b, profile...)
+	b = append(b, "\npath "...)
+	b = strconv.AppendQuote(b, o.Path)
+	b = append(b, "\ntype "...)
+	b = strconv.AppendQuote(b, o.Type)
+	b = append(b, "\nsize "...)
+	b = strconv.AppendInt(b, int64(o.Width), 10)
+	b = append(b, 'x')
+	b = strconv.AppendInt(b, int64(o.Height), 10)
+	b = append(b, "\nsha256 "...)
+	b = append(b, o.blob.SHA256...)
+	b = append(b, '\n')
 	for _, e := range o.encodings {
-		fmt.Fprintf(h, "carried %s %s\n", e.name, e.blob.SHA256)
+		b = append(b, "carried "...)
+		b = append(b, e.name...)
+		b = append(b, ' ')
+		b = append(b, e.blob.SHA256...)
+		b = append(b, '\n')
 	}
-	fmt.Fprint(h, chain.Key())
-	return hex.EncodeToString(h.Sum(nil))
+	b = append(b, chain.Key()...)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // load returns an output's identity bytes: those in memory, else the
