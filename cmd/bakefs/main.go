@@ -112,6 +112,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "\tbakefs %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'bakefs help COMMAND' for a command's flags and examples.\n")
+	fmt.Fprintf(w, "\nEnvironment: BAKEFS_CPUPROFILE=FILE and BAKEFS_MEMPROFILE=FILE write a CPU profile\nof the run and a heap profile at its end, for go tool pprof.\n")
 }
 
 func isTerminal(f *os.File) bool {
