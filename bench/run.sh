@@ -1082,7 +1082,7 @@ fi
 if [ -s "$WORK/goals.md" ]; then
   out "### Goals of issue 11 (this run)" "" "| goal | measured | met |" "|---|---|---|"
   cat "$WORK/goals.md" >>"$RESULTS"
-  out ""
+  out "" "For a goal not met, its section above ends with the top lines of the bakefs command's profiles; bench/README.md (\"Goals not met, and why\") reads them." ""
 fi
 
 # Temporary paths read better as $WORK, peers as $BENCH_PEERS.
