@@ -120,7 +120,7 @@ func Prepare(opts Options) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
-	return prepare(o, m, raw)
+	return prepare(o, m, raw, true)
 }
 
 // PrepareManifest is Prepare for a caller that holds the tree's manifest
@@ -133,11 +133,13 @@ func PrepareManifest(opts Options, m *fs.Manifest, raw []byte) (*Update, error) 
 	if err != nil {
 		return nil, err
 	}
-	return prepare(o, m, raw)
+	return prepare(o, m, raw, false)
 }
 
-// prepare is Prepare with checked options and the tree's manifest.
-func prepare(o Options, m *fs.Manifest, raw []byte) (*Update, error) {
+// prepare is Prepare with checked options and the tree's manifest, which
+// it validates unless validated says that was done (and only when the
+// package is to be made).
+func prepare(o Options, m *fs.Manifest, raw []byte, validated bool) (*Update, error) {
 	owned, err := checkOwned(o.Dir)
 	if err != nil {
 		return nil, err
@@ -149,8 +151,10 @@ func prepare(o Options, m *fs.Manifest, raw []byte) (*Update, error) {
 	if stampedUpToDate(o.Dir, o.stamp, owned) {
 		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
 	}
-	if err := m.Validate(); err != nil {
-		return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
+	if !validated {
+		if err := m.Validate(); err != nil {
+			return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
+		}
 	}
 	files, err := treeFiles(m)
 	if err != nil {

@@ -284,7 +284,7 @@ func (p *rewritePass) rewrite(f *refFile) error {
 	var targets string
 	if p.memo != nil {
 		targets = targetsDigest(f.rec.Refs, p.files)
-		if ref, ok := p.cache.result(f.rec, targets); ok {
+		if ref, ok := p.cache.rewriteResult(f.rec, targets); ok {
 			if ref != (blobRef{}) {
 				f.o.data, f.o.blob, f.o.key = nil, ref, rewriteMemoKey
 				f.o.rewritten = true

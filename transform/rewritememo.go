@@ -153,10 +153,10 @@ func (m *rewriteMemo) put(key string, r *scanRecord) {
 	m.changed = true
 }
 
-// result returns the rewritten bytes that r remembers for targets, when
-// it has them and the cache still holds them: ok false means the output
-// is to be rewritten again.
-func (c *Cache) result(r *scanRecord, targets string) (ref blobRef, ok bool) {
+// rewriteResult returns the rewritten bytes that r remembers for targets,
+// when it has them and the cache still holds them: ok false means the
+// output is to be rewritten again.
+func (c *Cache) rewriteResult(r *scanRecord, targets string) (ref blobRef, ok bool) {
 	if r.Targets != targets {
 		return blobRef{}, false
 	}
