@@ -15,7 +15,7 @@ BAKEFS  := $(BIN)/bakefs
 EXAMPLE := examples/webapp/bakefs.toml
 
 # Every Go source of the CLI and the packages it links.
-CLI_SOURCES := go.mod go.sum $(shell find cmd transform project embedgen fs -name '*.go' -not -name '*_test.go' 2>/dev/null)
+CLI_SOURCES := go.mod go.sum $(shell find cmd transform pipeline project embedgen fs internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
 .PHONY: assets build test test-go test-bazel test-browser vet bench clean dev release
 
@@ -40,7 +40,7 @@ vet: assets
 test: vet test-go test-browser test-bazel
 
 # The packages that run work concurrently also run under the race detector.
-RACE_PACKAGES := ./transform/... ./fs/... ./dev/... ./embedgen/... ./cmd/... ./internal/...
+RACE_PACKAGES := ./transform/... ./pipeline/... ./fs/... ./dev/... ./embedgen/... ./cmd/... ./internal/...
 
 # The browser test runs in test-browser, after Chromium is installed; the
 # remote cache tests start nginx, installed first. test-go ends with build

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/bakefs/bakefs/bench/synth"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 // fixture is a 1,000-file synthetic tree built once with a cold cache and
@@ -57,7 +57,7 @@ func warmTree(b *testing.B) string {
 // build is what bakefs build does before writing a Go package: load the
 // project, walk the sources, run the pipeline with the cache, write the
 // tree.
-func build(file string) (*transform.Result, error) {
+func build(file string) (*pipeline.Result, error) {
 	p, err := project.Load(file)
 	if err != nil {
 		return nil, err
@@ -66,9 +66,9 @@ func build(file string) (*transform.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile}
+	pipe := &pipeline.Pipeline{Root: p.Src, Profile: p.Profile}
 	if p.Cache != "" {
-		pipe.Cache = &transform.Cache{Dir: p.Cache}
+		pipe.Cache = &pipeline.Cache{Dir: p.Cache}
 	}
 	res, err := pipe.Run(context.Background(), jobs)
 	if err != nil {

@@ -7,8 +7,11 @@ import (
 	"reflect"
 
 	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // buildResult is what one build made.
@@ -17,17 +20,17 @@ type buildResult struct {
 	manifest *fs.Manifest
 	data     *storeFS // the output tree, in the store
 	src      string   // the project's source root
-	stats    transform.Stats
+	stats    pipeline.Stats
 	warnings []error
 }
 
 // A memory is the cache of a project's builds, with its indexes kept
-// loaded, and what the last build made (transform.Incremental), carried
+// loaded, and what the last build made (pipeline.Incremental), carried
 // from build to build while the project keeps its source root and cache.
 type memory struct {
 	root, dir string
-	cache     *transform.Cache
-	inc       *transform.Incremental
+	cache     *pipeline.Cache
+	inc       *pipeline.Incremental
 }
 
 // buildOnce loads the project file afresh (so that edits to it apply),
@@ -55,9 +58,9 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 	}
 	if s.mem == nil || s.mem.root != p.Src || s.mem.dir != dir {
 		s.flushLocked()
-		s.mem = &memory{root: p.Src, dir: dir, cache: &transform.Cache{Dir: dir}, inc: &transform.Incremental{}}
+		s.mem = &memory{root: p.Src, dir: dir, cache: &pipeline.Cache{Dir: dir}, inc: &pipeline.Incremental{}}
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: s.mem.cache, Remote: s.opts.Remote,
+	pipe := &pipeline.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: s.mem.cache, Remote: s.opts.Remote,
 		Base: p.Base, Strict: p.Strict, Incremental: s.mem.inc}
 	if changed, ok := s.takeChanged(); ok {
 		s.mem.inc.OnlyChanged(changed)
@@ -82,7 +85,7 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 // watching and has seen nothing since that build listed them that could
 // change them (Server.layout: new bytes in a file do not), so that a
 // rebuild after an edit does not walk the source tree; p.Jobs otherwise.
-func (s *Server) jobsOf(p *project.Project) ([]*transform.Job, error) {
+func (s *Server) jobsOf(p *project.Project) ([]*pipeline.Job, error) {
 	watching := false
 	select {
 	case <-s.watching:

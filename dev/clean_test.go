@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"io"
 	iofs "io/fs"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
 )
@@ -216,7 +218,7 @@ func compareClean(t *testing.T, s *Server, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev, Base: p.Base, Strict: p.Strict}
+	pipe := &pipeline.Pipeline{Root: p.Src, Profile: transform.Dev, Base: p.Base, Strict: p.Strict}
 	res, err := pipe.Run(context.Background(), jobs)
 	if err != nil {
 		t.Fatal(err)
@@ -225,11 +227,11 @@ func compareClean(t *testing.T, s *Server, file string) {
 	if _, err := res.WriteTree(tree); err != nil {
 		t.Fatal(err)
 	}
-	want, err := transform.EncodeManifest(res.Manifest)
+	want, err := bakefs.EncodeManifest(res.Manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := transform.EncodeManifest(s.cur.Load().manifest)
+	got, err := bakefs.EncodeManifest(s.cur.Load().manifest)
 	if err != nil {
 		t.Fatal(err)
 	}

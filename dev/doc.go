@@ -7,7 +7,7 @@
 // pipeline (with the dev profile and the cache, so that a rebuild runs only
 // the chains whose inputs changed) and makes a runtime FS of the result.
 // A rebuild costs what changed, not what exists: the pipeline keeps what
-// the last build made in memory (transform.Incremental), so that an
+// the last build made in memory (pipeline.Incremental), so that an
 // unchanged file is neither read, hashed nor looked up in the cache (and,
 // while Run watches, not even statted: the watcher names the files
 // written), and the files of every build live in one temporary store, one
@@ -20,7 +20,7 @@
 // lines, and shows them in the browser as an overlay until the next good
 // build.
 //
-// The rewrite pass runs in dev as in a build (transform.Pipeline.Base and
+// The rewrite pass runs in dev as in a build (pipeline.Pipeline.Base and
 // Strict come from the project file): pages and style sheets name the
 // hashed names of the files they refer to, so dev serves the URLs that
 // production serves, and a rebuild that changes an image changes the

@@ -9,26 +9,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/pipeline"
+	"github.com/bakefs/bakefs/pipeline/remote"
 )
 
-// mapStore is a transform.RemoteStore in memory.
+// mapStore is a remote.Store in memory.
 type mapStore struct {
 	mu   sync.Mutex
 	data map[string][]byte
 }
 
-func (m *mapStore) Get(_ context.Context, kind transform.RemoteKind, hash string) ([]byte, error) {
+func (m *mapStore) Get(_ context.Context, kind remote.Kind, hash string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, ok := m.data[string(kind)+"/"+hash]
 	if !ok {
-		return nil, transform.ErrRemoteMiss
+		return nil, remote.ErrMiss
 	}
 	return b, nil
 }
 
-func (m *mapStore) Put(_ context.Context, kind transform.RemoteKind, hash string, data []byte) error {
+func (m *mapStore) Put(_ context.Context, kind remote.Kind, hash string, data []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.data[string(kind)+"/"+hash] = append([]byte(nil), data...)
@@ -50,7 +51,7 @@ func TestRemoteCache(t *testing.T) {
 			}
 			return err
 		})
-		remote := transform.NewRemoteCache(store, transform.RemoteOptions{})
+		remote := pipeline.NewRemoteCache(store, pipeline.RemoteOptions{})
 		s, log := newTestServer(t, file, Options{Remote: remote})
 		remote.Close(time.Minute)
 		if !strings.Contains(log.String(), want) {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/pipeline"
 )
 
 // Options configure a Server. The zero value is ready to use.
@@ -30,8 +30,8 @@ type Options struct {
 	// file) come within a few milliseconds of each other.
 	Quiet time.Duration
 	// Remote, when set, is the remote cache behind every build's local
-	// cache (transform.Pipeline.Remote). The Server does not close it.
-	Remote *transform.RemoteCache
+	// cache (pipeline.Pipeline.Remote). The Server does not close it.
+	Remote *pipeline.RemoteCache
 }
 
 // defaultQuiet is Options.Quiet's default.
@@ -45,12 +45,12 @@ type Server struct {
 	log  io.Writer
 	tmp  string // holds the store of the builds' files, and the fallback cache
 
-	buildMu sync.Mutex       // one build at a time; guards the fields below
-	gen     uint64           // builds made
-	store   *store           // the files of the builds still served
-	trees   []*storeFS       // their trees, oldest first
-	mem     *memory          // what the last build made, for the next
-	jobs    []*transform.Job // the jobs of the last build, listed at layout jobsAt
+	buildMu sync.Mutex      // one build at a time; guards the fields below
+	gen     uint64          // builds made
+	store   *store          // the files of the builds still served
+	trees   []*storeFS      // their trees, oldest first
+	mem     *memory         // what the last build made, for the next
+	jobs    []*pipeline.Job // the jobs of the last build, listed at layout jobsAt
 	jobsAt  uint64
 
 	// layout counts the events that may change the jobs: a file or
@@ -140,7 +140,7 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	prev := s.cur.Load()
 	start := time.Now()
 	res, err := s.buildOnce(ctx)
-	if errors.Is(err, transform.ErrCacheDamaged) && ctx.Err() == nil && s.mem != nil {
+	if errors.Is(err, pipeline.ErrCacheDamaged) && ctx.Err() == nil && s.mem != nil {
 		// A blob of the cache that the last build vouched for is gone,
 		// and its entry with it: once more, without that memory.
 		s.mem.inc.Reset()

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/pipeline"
 )
 
 // A store holds the bytes of the builds a Server still serves, one copy
@@ -42,7 +42,7 @@ func newStore(dir string) *store {
 // add fetches the files of res that the store lacks and returns the data
 // of its tree, described by m, for fs.NewVerified. The tree stays in the
 // store until release.
-func (st *store) add(res *transform.Result, m *fs.Manifest) (*storeFS, error) {
+func (st *store) add(res *pipeline.Result, m *fs.Manifest) (*storeFS, error) {
 	type file struct {
 		name, sum string
 		size      int64

@@ -10,9 +10,3 @@ import (
 // them, and a golden file that no test read fails the run (see
 // internal/golden).
 func TestMain(m *testing.M) { golden.Main(m) }
-
-// checkGolden compares got with testdata/golden/name.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, name, got)
-}

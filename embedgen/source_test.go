@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bakefs/bakefs/internal/golden"
 )
 
 // TestGolden compares every file Generate writes besides the data, for the
@@ -27,7 +29,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkGolden(t, form.String()+"/"+name+".golden", got)
+				golden.Check(t, form.String()+"/"+name+".golden", got)
 			}
 		})
 	}

@@ -54,7 +54,7 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // each name appears once; size and sha256 describe the exact bytes of the
 // file or variant. Width and height are set for images. The encoding is
 // canonical: what encoding/json writes with two-space indentation and HTML
-// escaping off (the pipeline writes it with transform.EncodeManifest; this
+// escaping off (the pipeline writes it with EncodeManifest; this
 // runtime package only reads it).
 type Manifest struct {
 	Version int     `json:"version"`

@@ -50,7 +50,7 @@
 // href, srcset in HTML and templates; href in SVG; icons of web app
 // manifests; sourceMappingURL comments) are rewritten to the hashed names
 // of their targets, relative ones resolved against the referring file and
-// root-relative ones against base (see transform.Pipeline.Base).
+// root-relative ones against base (see pipeline.Pipeline.Base).
 package project
 
 import (
@@ -65,6 +65,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/bakefs/bakefs/pipeline"
+	"github.com/bakefs/bakefs/pipeline/remote"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -81,10 +83,10 @@ type Project struct {
 	Src   string // source root
 	Out   string // output tree
 	Cache string // cache directory, "" for none
-	// CacheSize bounds the cache in bytes (transform.Cache.MaxSize); 0
+	// CacheSize bounds the cache in bytes (pipeline.Cache.MaxSize); 0
 	// means the default.
 	CacheSize int64
-	// RemoteCache is the URL of a remote cache (transform.HTTPStore), ""
+	// RemoteCache is the URL of a remote cache (remote.HTTPStore), ""
 	// for none. It holds no credentials: the project file refuses a URL
 	// with user information.
 	RemoteCache string
@@ -191,7 +193,7 @@ func Load(file string) (*Project, error) {
 		}
 	}
 	if f.CacheSize != "" {
-		if p.CacheSize, err = transform.ParseByteSize(f.CacheSize); err != nil {
+		if p.CacheSize, err = pipeline.ParseByteSize(f.CacheSize); err != nil {
 			return nil, fail(p.lineOf("cache_size", 0), "%v", err)
 		}
 		if p.CacheSize == 0 {
@@ -199,7 +201,7 @@ func Load(file string) (*Project, error) {
 		}
 	}
 	if f.Remote != "" {
-		u, err := transform.ParseRemoteURL(f.Remote)
+		u, err := remote.ParseURL(f.Remote)
 		if err != nil {
 			return nil, fail(p.lineOf("remote_cache", 0), "remote_cache: %v", err)
 		}
@@ -331,14 +333,14 @@ func (p *Project) lineOfKey(key string, from int) int {
 // Jobs walks the source root once and assigns each file to the first rule
 // that matches it. A pattern that matches nothing, a path that is not valid
 // for io/fs and a symlink that leaves the source root are errors.
-func (p *Project) Jobs() ([]*transform.Job, error) {
+func (p *Project) Jobs() ([]*pipeline.Job, error) {
 	root, err := filepath.EvalSymlinks(p.Src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: source root: %w", p.File, err)
 	}
 	used := make(map[string]bool)
 	takenBy := make(map[string]string) // file -> the pattern that took it
-	var jobs []*transform.Job
+	var jobs []*pipeline.Job
 	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -368,7 +370,7 @@ func (p *Project) Jobs() ([]*transform.Job, error) {
 				return err
 			}
 		}
-		jobs = append(jobs, &transform.Job{Path: name, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs})
+		jobs = append(jobs, &pipeline.Job{Path: name, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs})
 		return nil
 	})
 	if err != nil {

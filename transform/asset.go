@@ -26,9 +26,10 @@ type Asset struct {
 	// serves it as immutable, and references to it are not rewritten.
 	Fingerprinted bool
 
-	// minified marks an asset that a step fused with the minify step
-	// after it has minified already (see fuse.go).
-	minified bool
+	// Absorbed, when not nil, is the step after the one that made the
+	// asset, whose work that step did already (see Absorber): that step
+	// passes the asset through.
+	Absorbed Step
 }
 
 // An Encoding is one precompressed variant of an asset.

@@ -46,8 +46,20 @@ func ParseChainOptions(texts []string, o ChainOptions) (Chain, error) {
 		}
 		chain = append(chain, s)
 	}
-	fuseMinify(chain)
+	absorb(chain)
 	return chain, nil
+}
+
+// Split returns the steps of c up to its last content step, and those
+// after it: the finishing ones, which ParseChain puts last.
+func (c Chain) Split() (content, finishing Chain) {
+	last := -1
+	for i, s := range c {
+		if s.Kind == Content {
+			last = i
+		}
+	}
+	return c[:last+1], c[last+1:]
 }
 
 // Key returns the part of a cache key that identifies the chain: each

@@ -16,16 +16,6 @@ var ErrBadOption = errors.New("transform: bad option")
 // decompressed size).
 var ErrTooLarge = errors.New("transform: input too large")
 
-// ErrRefCycle reports files that refer to each other in a cycle, so that
-// none of them can have a hashed name that covers the others' (see
-// rewriteRefs). The error text names the cycle, "a.css → b.css → a.css".
-var ErrRefCycle = errors.New("transform: reference cycle")
-
-// ErrCacheDamaged reports a cache entry whose stored bytes turned out
-// missing or damaged when the tree was written. The entry is removed by
-// then, so running the pipeline again makes those bytes anew.
-var ErrCacheDamaged = errors.New("transform: damaged cache entry")
-
 // A SourceError is a mistake at a known place in a source file. Its text
 // has the form compilers use, "path:line:col: error: message", so that
 // editors can jump to it.

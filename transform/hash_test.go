@@ -1,10 +1,13 @@
-package transform
+package transform_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/transform/steptest"
 )
 
 // The vectors are the FIPS 180-2 examples ("abc") and the empty message.
@@ -15,8 +18,8 @@ func TestSHA256Hex(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.in), func(t *testing.T) {
-			if got := SHA256Hex([]byte(tt.in)); got != tt.want {
-				t.Errorf("SHA256Hex(%q) = %s, want %s", tt.in, got, tt.want)
+			if got := transform.SHA256Hex([]byte(tt.in)); got != tt.want {
+				t.Errorf("transform.SHA256Hex(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -29,19 +32,19 @@ func TestIntegrity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.in), func(t *testing.T) {
-			if got := Integrity([]byte(tt.in)); got != tt.want {
-				t.Errorf("Integrity(%q) = %s, want %s", tt.in, got, tt.want)
+			if got := transform.Integrity([]byte(tt.in)); got != tt.want {
+				t.Errorf("transform.Integrity(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
 func TestHashStep(t *testing.T) {
-	in := []*Asset{
+	in := []*transform.Asset{
 		{Path: "app.js", Data: []byte("x")},
-		{Path: "app.js.map", Data: []byte("{}"), Encodings: []Encoding{{Name: "gzip", Data: []byte("z")}}},
+		{Path: "app.js.map", Data: []byte("{}"), Encodings: []transform.Encoding{{Name: "gzip", Data: []byte("z")}}},
 	}
-	out, err := runStep(t, "hash", in...)
+	out, err := steptest.Run(t, "hash", in...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,21 +59,21 @@ func TestHashStep(t *testing.T) {
 			t.Errorf("input asset %d was modified", i)
 		}
 	}
-	if _, err := NewStep("hash:len=8"); !errors.Is(err, ErrBadOption) {
-		t.Errorf("hash with an option: got %v, want ErrBadOption", err)
+	if _, err := transform.NewStep("hash:len=8"); !errors.Is(err, transform.ErrBadOption) {
+		t.Errorf("hash with an option: got %v, want transform.ErrBadOption", err)
 	}
-	s, err := NewStep("hash")
-	if err != nil || s.Kind != Finishing {
+	s, err := transform.NewStep("hash")
+	if err != nil || s.Kind != transform.Finishing {
 		t.Errorf("hash is not a finishing step: %v, %v", s, err)
 	}
 }
 
 func ExampleSHA256Hex() {
-	fmt.Println(SHA256Hex([]byte("abc")))
+	fmt.Println(transform.SHA256Hex([]byte("abc")))
 	// Output: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
 }
 
 func ExampleIntegrity() {
-	fmt.Println(Integrity([]byte("abc")))
+	fmt.Println(transform.Integrity([]byte("abc")))
 	// Output: sha384-ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn
 }

@@ -89,39 +89,3 @@ func TestCanonicalSpec(t *testing.T) {
 		t.Fatalf("canonical form does not decode back: %+v, %v", back, err)
 	}
 }
-
-// checkBadOption checks that NewStep refuses step with an error that wraps
-// ErrBadOption and contains want.
-func checkBadOption(t *testing.T, step, want string) {
-	t.Helper()
-	_, err := NewStep(step)
-	if !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), want) {
-		t.Errorf("NewStep(%q) = %v, want ErrBadOption containing %q", step, err, want)
-	}
-}
-
-// TestEmbeddedOptionGroups: the options of an embedded group decode,
-// document and canonicalise like the step's own.
-func TestEmbeddedOptionGroups(t *testing.T) {
-	s, err := NewStep("tsx:jsx-factory=h,define=A:1,target=es2017,format=esm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "tsx:define=A:1,format=esm,jsx-factory=h,target=es2017"; s.Canonical != want {
-		t.Errorf("canonical %q, want %q", s.Canonical, want)
-	}
-	var keys []string
-	for _, d := range Steps() {
-		if d.Name == "gzip" {
-			for _, o := range d.Options {
-				keys = append(keys, o.Key)
-			}
-		}
-	}
-	if got := strings.Join(keys, " "); got != "level min-size include-compressed" {
-		t.Errorf("gzip options %q", got)
-	}
-	if _, err := NewStep("br:min-size=-1"); !errors.Is(err, ErrBadOption) {
-		t.Errorf("br:min-size=-1: %v", err)
-	}
-}

@@ -2,8 +2,10 @@ package transform
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // A Step transforms assets. Run is called with the assets of one source file
@@ -85,6 +87,25 @@ func (c *Context) File(logical string) string {
 	return filepath.Join(c.Root, filepath.FromSlash(logical))
 }
 
+// RelativeTo returns file relative to root, slash-separated, when it is
+// inside root: the logical path of a file on disk under a source root.
+// It is false for an empty root.
+func RelativeTo(root, file string) (string, bool) {
+	if root == "" {
+		return "", false
+	}
+	absRoot, err1 := filepath.Abs(root)
+	absFile, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(absRoot, absFile)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // Depend records that the output depends on a file on disk (an absolute
 // path or one relative to the working directory) beyond the chain's own
 // input.
@@ -108,16 +129,7 @@ func (c *Context) DependDir(dir string) {
 }
 
 // Deps returns the files recorded by Depend, sorted.
-func (c *Context) Deps() []string { return sortedSet(c.deps) }
+func (c *Context) Deps() []string { return slices.Sorted(maps.Keys(c.deps)) }
 
 // DepDirs returns the directories recorded by DependDir, sorted.
-func (c *Context) DepDirs() []string { return sortedSet(c.dirs) }
-
-func sortedSet(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
-}
+func (c *Context) DepDirs() []string { return slices.Sorted(maps.Keys(c.dirs)) }

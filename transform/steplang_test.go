@@ -86,16 +86,3 @@ func FuzzParseStep(f *testing.F) {
 		}
 	})
 }
-
-// TestParseChainSourcemaps: the Sourcemaps option gives sourcemap=external
-// to the steps that take it and were not given one, and to no other.
-func TestParseChainSourcemaps(t *testing.T) {
-	chain, err := ParseChainOptions([]string{"bundle:minify=true", "typescript:sourcemap=inline", "minify", "gzip"}, ChainOptions{Sourcemaps: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "bundle:minify=true,sourcemap=external | typescript:sourcemap=inline | minify | gzip"
-	if got := chain.String(); got != want {
-		t.Errorf("chain %q, want %q", got, want)
-	}
-}

@@ -30,7 +30,6 @@ import (
 
 	"github.com/bakefs/bakefs/embedgen"
 	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/transform"
 )
 
 var (
@@ -252,7 +251,7 @@ func makeTree(tree string, files int, total int64) (int, int64, error) {
 		m.Files = append(m.Files, e)
 	}
 	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
-	raw, err := transform.EncodeManifest(m)
+	raw, err := fs.EncodeManifest(m)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -29,8 +30,8 @@ func buildTree(t *testing.T, steps ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &transform.Pipeline{Root: src, Profile: transform.Dev}
-	res, err := p.Run(context.Background(), []*transform.Job{{Path: "js/app.js", File: file, Chain: chain}})
+	p := &pipeline.Pipeline{Root: src, Profile: transform.Dev}
+	res, err := p.Run(context.Background(), []*pipeline.Job{{Path: "js/app.js", File: file, Chain: chain}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
 )
@@ -182,13 +183,13 @@ func TestProjectBuilds(t *testing.T) {
 	if want := sum.Files - modules; len(jobs) != want {
 		t.Fatalf("%d jobs, want %d (every file but the %d modules)", len(jobs), want, modules)
 	}
-	var bundles []*transform.Job
+	var bundles []*pipeline.Job
 	for _, j := range jobs {
 		if strings.HasSuffix(j.Path, ".ts") {
 			bundles = append(bundles, j)
 		}
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: transform.Dev}
+	pipe := &pipeline.Pipeline{Root: p.Src, Profile: transform.Dev}
 	res, err := pipe.Run(context.Background(), bundles)
 	if err != nil {
 		t.Fatal(err)

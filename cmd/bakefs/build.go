@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/embedgen"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 const buildManual = `
@@ -88,9 +88,9 @@ func runBuild(env *environment, args []string) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}
+	pipe := &pipeline.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}
 	if p.Cache != "" {
-		pipe.Cache = &transform.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
+		pipe.Cache = &pipeline.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
 	}
 	if pipe.Remote, err = remoteFlags.open(env, fs, p.RemoteCache); err != nil {
 		return err

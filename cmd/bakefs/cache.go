@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 const cacheManual = `
@@ -44,8 +44,8 @@ func runCache(env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("cache prune: unexpected argument %q", fs.Arg(0))
 	}
-	c := &transform.Cache{Dir: *dir}
-	limit := int64(transform.DefaultCacheSize)
+	c := &pipeline.Cache{Dir: *dir}
+	limit := int64(pipeline.DefaultCacheSize)
 	if c.Dir == "" {
 		p, err := project.Load(*file)
 		if err != nil {
@@ -60,7 +60,7 @@ func runCache(env *environment, args []string) error {
 		}
 	}
 	if *maxSize != "" {
-		n, err := transform.ParseByteSize(*maxSize)
+		n, err := pipeline.ParseByteSize(*maxSize)
 		if err != nil {
 			return usageError("cache prune: --max-size: %v", err)
 		}

@@ -10,22 +10,22 @@ import (
 	"sort"
 
 	"github.com/bakefs/bakefs/embedgen"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 // checkBuild implements bakefs build --check: it builds the project again
 // without the cache into a temporary directory and compares the result,
 // file by file and byte for byte, with the project's output tree and
 // package. The first difference (in path order, tree first) is the error.
-func checkBuild(ctx context.Context, env *environment, p *project.Project, jobs []*transform.Job) error {
+func checkBuild(ctx context.Context, env *environment, p *project.Project, jobs []*pipeline.Job) error {
 	tmp, err := os.MkdirTemp("", "bakefs-check-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
 	cleanTree := filepath.Join(tmp, "tree")
-	res, err := (&transform.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}).Run(ctx, jobs)
+	res, err := (&pipeline.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}).Run(ctx, jobs)
 	if err != nil {
 		return err
 	}

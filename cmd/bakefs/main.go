@@ -42,6 +42,9 @@ import (
 	"io"
 	"log"
 	"os"
+
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // A command is one subcommand: its name, a one-line summary, and the

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/pipeline"
+	"github.com/bakefs/bakefs/pipeline/remote"
 )
 
 // remoteHeaderEnv names the variable that holds the remote cache's extra
@@ -54,7 +55,7 @@ func addRemoteFlags(fs *flag.FlagSet) *remoteFlags {
 
 // open returns the remote cache the flags and the project's remote_cache
 // (projectURL, "" for none) ask for, or nil. Warnings go to env's stderr.
-func (f *remoteFlags) open(env *environment, fs *flag.FlagSet, projectURL string) (*transform.RemoteCache, error) {
+func (f *remoteFlags) open(env *environment, fs *flag.FlagSet, projectURL string) (*pipeline.RemoteCache, error) {
 	url := projectURL
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name == "remote-cache" {
@@ -68,11 +69,11 @@ func (f *remoteFlags) open(env *environment, fs *flag.FlagSet, projectURL string
 	if err != nil {
 		return nil, err
 	}
-	store, err := transform.NewHTTPStore(url, transform.HTTPOptions{Header: header, Timeout: f.timeout})
+	store, err := remote.NewHTTPStore(url, remote.HTTPOptions{Header: header, Timeout: f.timeout})
 	if err != nil {
 		return nil, usageError("--remote-cache: %v", err)
 	}
-	return transform.NewRemoteCache(store, transform.RemoteOptions{
+	return pipeline.NewRemoteCache(store, pipeline.RemoteOptions{
 		Name:     store.String(),
 		ReadOnly: f.readOnly,
 		Warn: func(msg string) {
@@ -136,7 +137,7 @@ func parseHeader(s string) (name, value string, ok bool) {
 }
 
 // closeRemote waits for a command's uploads (see remoteFlushTimeout).
-func closeRemote(r *transform.RemoteCache) {
+func closeRemote(r *pipeline.RemoteCache) {
 	if r != nil {
 		r.Close(remoteFlushTimeout)
 	}

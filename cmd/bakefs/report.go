@@ -10,23 +10,23 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bakefs/bakefs/transform"
+	"github.com/bakefs/bakefs/pipeline"
 )
 
 // runPipeline runs jobs and prepares the output tree out, uncommitted,
 // with progress on a terminal. Cancelling ctx cancels the steps. When the
 // cache turns out damaged while the tree is written (the damaged entries
 // are then gone), it runs once more.
-func runPipeline(ctx context.Context, env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, *transform.TreeUpdate, error) {
+func runPipeline(ctx context.Context, env *environment, p *pipeline.Pipeline, jobs []*pipeline.Job, out string) (*pipeline.Result, *pipeline.TreeUpdate, error) {
 	res, tree, err := runPipelineOnce(ctx, env, p, jobs, out)
-	if errors.Is(err, transform.ErrCacheDamaged) {
+	if errors.Is(err, pipeline.ErrCacheDamaged) {
 		fmt.Fprintf(env.stderr, "bakefs: %v; running the affected steps again\n", err)
 		res, tree, err = runPipelineOnce(ctx, env, p, jobs, out)
 	}
 	return res, tree, err
 }
 
-func runPipelineOnce(ctx context.Context, env *environment, p *transform.Pipeline, jobs []*transform.Job, out string) (*transform.Result, *transform.TreeUpdate, error) {
+func runPipelineOnce(ctx context.Context, env *environment, p *pipeline.Pipeline, jobs []*pipeline.Job, out string) (*pipeline.Result, *pipeline.TreeUpdate, error) {
 	relaxGC()
 	if env.interactive {
 		p.Progress = progressPrinter(env)
@@ -51,7 +51,7 @@ func runPipelineOnce(ctx context.Context, env *environment, p *transform.Pipelin
 // printSummary prints the one line that ends a build: what it made, what
 // ran, what came from the cache (and, with a remote cache, how much of it
 // from there), and the wall time of the whole command.
-func printSummary(env *environment, res *transform.Result, remote bool, changed bool, out string, elapsed time.Duration) {
+func printSummary(env *environment, res *pipeline.Result, remote bool, changed bool, out string, elapsed time.Duration) {
 	s := res.Stats
 	verb := "wrote"
 	if !changed {
@@ -66,10 +66,10 @@ func printSummary(env *environment, res *transform.Result, remote bool, changed 
 }
 
 // progressPrinter redraws one status line at most ten times a second.
-func progressPrinter(env *environment) func(transform.Progress) {
+func progressPrinter(env *environment) func(pipeline.Progress) {
 	var mu sync.Mutex
 	var last time.Time
-	return func(p transform.Progress) {
+	return func(p pipeline.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		if p.Done < p.Total && time.Since(last) < 100*time.Millisecond {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	bfs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -101,9 +102,9 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &transform.Pipeline{Root: *root, Profile: prof, Base: *base, Strict: *strict}
+	p := &pipeline.Pipeline{Root: *root, Profile: prof, Base: *base, Strict: *strict}
 	if !*noCache {
-		p.Cache = &transform.Cache{Dir: *cache}
+		p.Cache = &pipeline.Cache{Dir: *cache}
 		if p.Remote, err = remoteFlags.open(env, fs, ""); err != nil {
 			return err
 		}
@@ -136,10 +137,10 @@ func parseProfile(s string) (transform.Profile, error) {
 
 // transformJobs gathers the inputs of bakefs transform. Logical paths must
 // be valid for io/fs and unique.
-func transformJobs(root string, args, files, trees, asIs []string, chain transform.Chain) ([]*transform.Job, error) {
-	var jobs []*transform.Job
+func transformJobs(root string, args, files, trees, asIs []string, chain transform.Chain) ([]*pipeline.Job, error) {
+	var jobs []*pipeline.Job
 	seen := make(map[string]string)
-	add := func(j *transform.Job, from string) error {
+	add := func(j *pipeline.Job, from string) error {
 		if !utf8.ValidString(j.Path) {
 			return usageError("%s: logical path %q is not UTF-8: io/fs names, URLs and //go:embed need UTF-8 names", from, j.Path)
 		}
@@ -159,7 +160,7 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 		if err != nil {
 			return nil, err
 		}
-		if err := add(&transform.Job{Path: filepath.ToSlash(rel), File: a}, a); err != nil {
+		if err := add(&pipeline.Job{Path: filepath.ToSlash(rel), File: a}, a); err != nil {
 			return nil, err
 		}
 	}
@@ -168,7 +169,7 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 		if !ok || file == "" {
 			return nil, usageError("--file %q: want LOGICAL=PATH", f)
 		}
-		if err := add(&transform.Job{Path: logical, File: file}, "--file "+f); err != nil {
+		if err := add(&pipeline.Job{Path: logical, File: file}, "--file "+f); err != nil {
 			return nil, err
 		}
 	}
@@ -183,9 +184,9 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
 		for _, e := range m.Files {
-			j := &transform.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != "", Fingerprinted: e.Fingerprinted, KeepRefs: keep}
+			j := &pipeline.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != "", Fingerprinted: e.Fingerprinted, KeepRefs: keep}
 			for _, enc := range e.Encodings {
-				j.Encodings = append(j.Encodings, transform.JobEncoding{Name: enc.Name, File: filepath.Join(dir, filepath.FromSlash(enc.Path))})
+				j.Encodings = append(j.Encodings, pipeline.JobEncoding{Name: enc.Name, File: filepath.Join(dir, filepath.FromSlash(enc.Path))})
 			}
 			if err := add(j, "--tree "+dir); err != nil {
 				return nil, err

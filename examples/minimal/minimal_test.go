@@ -16,8 +16,8 @@ import (
 	"github.com/bakefs/bakefs/embedgen"
 	"github.com/bakefs/bakefs/examples/minimal/assets"
 	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 // TestAssetsUpToDate builds the project again, without a cache, into a
@@ -32,7 +32,7 @@ func TestAssetsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&transform.Pipeline{Root: p.Src, Profile: p.Profile}).Run(context.Background(), jobs)
+	res, err := (&pipeline.Pipeline{Root: p.Src, Profile: p.Profile}).Run(context.Background(), jobs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	bfs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
-	"github.com/bakefs/bakefs/transform"
 )
 
 // docSite is a real static site that nobody here wrote: colorzero's
@@ -174,7 +174,7 @@ func buildSite(t *testing.T, dir, name string, hash, keepRefs bool) *site {
 	for _, j := range jobs {
 		j.KeepRefs = keepRefs
 	}
-	res, err := (&transform.Pipeline{Root: p.Src, Base: p.Base, Strict: p.Strict}).Run(context.Background(), jobs)
+	res, err := (&pipeline.Pipeline{Root: p.Src, Base: p.Base, Strict: p.Strict}).Run(context.Background(), jobs)
 	if err != nil {
 		t.Fatal(err)
 	}

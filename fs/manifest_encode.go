@@ -1,0 +1,169 @@
+package fs
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// EncodeManifest returns the canonical JSON form of a valid manifest, the
+// bytes of bakefs-manifest.json: two-space indentation, fields in
+// declaration order, a final newline — what encoding/json writes with
+// HTML escaping off. An invalid manifest is the error of Validate.
+func EncodeManifest(m *Manifest) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return appendManifest(make([]byte, 0, 512*(len(m.Files)+1)), m), nil
+}
+
+// appendManifest appends the canonical JSON form of m: the bytes that
+// encoding/json gives with two-space indentation and HTML escaping off,
+// written directly because a build with nothing changed encodes the
+// manifest to compare it with the previous one, and reflection made that
+// the largest part of such a build. TestMarshalMatchesEncodingJSON and
+// FuzzMarshalMatchesEncodingJSON hold it to encoding/json's output.
+func appendManifest(b []byte, m *Manifest) []byte {
+	b = append(b, "{\n  \"version\": "...)
+	b = strconv.AppendInt(b, int64(m.Version), 10)
+	b = append(b, ",\n  \"files\": "...)
+	switch {
+	case m.Files == nil:
+		b = append(b, "null"...)
+	case len(m.Files) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, "[\n"...)
+		for i := range m.Files {
+			if i > 0 {
+				b = append(b, ",\n"...)
+			}
+			b = appendEntry(b, &m.Files[i])
+		}
+		b = append(b, "\n  ]"...)
+	}
+	return append(b, "\n}\n"...)
+}
+
+func appendEntry(b []byte, e *Entry) []byte {
+	const in = "      "
+	b = append(b, "    {\n"...)
+	b = appendField(b, in, "path", e.Path)
+	if e.Source != "" {
+		b = appendField(b, in, "source", e.Source)
+	}
+	b = appendNumber(b, in, "size", e.Size)
+	b = appendField(b, in, "type", e.Type)
+	b = appendField(b, in, "sha256", e.SHA256)
+	if e.Hashed != "" {
+		b = appendField(b, in, "hashed", e.Hashed)
+	}
+	if e.Fingerprinted {
+		b = append(b, in+"\"fingerprinted\": true,\n"...)
+	}
+	b = appendField(b, in, "integrity", e.Integrity)
+	if e.Width != 0 {
+		b = appendNumber(b, in, "width", int64(e.Width))
+	}
+	if e.Height != 0 {
+		b = appendNumber(b, in, "height", int64(e.Height))
+	}
+	if len(e.Encodings) > 0 {
+		b = append(b, in+"\"encodings\": [\n"...)
+		for i, enc := range e.Encodings {
+			if i > 0 {
+				b = append(b, ",\n"...)
+			}
+			const in2 = "          "
+			b = append(b, "        {\n"...)
+			b = appendField(b, in2, "name", enc.Name)
+			b = appendField(b, in2, "path", enc.Path)
+			b = appendNumber(b, in2, "size", enc.Size)
+			b = appendField(b, in2, "sha256", enc.SHA256)
+			b = trimComma(b)
+			b = append(b, "        }"...)
+		}
+		b = append(b, "\n"+in+"],\n"...)
+	}
+	b = trimComma(b)
+	return append(b, "    }"...)
+}
+
+// appendField appends `indent"key": "value",` and a newline; the last
+// field's comma is removed by trimComma.
+func appendField(b []byte, indent, key, value string) []byte {
+	b = append(b, indent...)
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, "\": "...)
+	b = appendString(b, value)
+	return append(b, ",\n"...)
+}
+
+func appendNumber(b []byte, indent, key string, n int64) []byte {
+	b = append(b, indent...)
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, "\": "...)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, ",\n"...)
+}
+
+// trimComma turns a trailing ",\n" into "\n".
+func trimComma(b []byte) []byte {
+	return append(b[:len(b)-2], '\n')
+}
+
+// appendString appends s as a JSON string the way encoding/json does with
+// HTML escaping off: quotes, backslashes and control characters escaped,
+// U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/gob"
+	"os"
+	"sync"
+)
+
+// An entryIndex holds, in one file per project, the cache entries that
+// the project's last run used, so that a run with nothing changed reads
+// one file instead of one entry file per job (and decodes it with gob,
+// several times faster than JSON). The entry files stay the source of
+// truth: a key missing from the index is looked up in its file, and an
+// indexed entry is checked against its dependencies like any other. An
+// entry that pruning removed meanwhile may still be answered from the
+// index; its blobs are then gone, which writing the tree notices
+// (ErrCacheDamaged). It is safe for concurrent use.
+type entryIndex struct {
+	file string
+
+	once   sync.Once
+	loaded map[string]cacheEntry // what the file held
+
+	mu   sync.Mutex
+	used map[string]cacheEntry // what this run used or stored
+}
+
+// entryIndexFormat starts the file; a file of another format is ignored.
+const entryIndexFormat = cacheFormat + " entry index 1\n"
+
+func (x *entryIndex) load() {
+	x.once.Do(func() {
+		x.loaded = make(map[string]cacheEntry)
+		data, err := os.ReadFile(x.file)
+		if err != nil || !bytes.HasPrefix(data, []byte(entryIndexFormat)) {
+			return
+		}
+		var m map[string]cacheEntry
+		if gob.NewDecoder(bytes.NewReader(data[len(entryIndexFormat):])).Decode(&m) == nil {
+			x.loaded = m // a damaged index is only slower
+		}
+	})
+}
+
+// lookup returns the indexed entry of key.
+func (x *entryIndex) lookup(key string) (cacheEntry, bool) {
+	x.load()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e, ok := x.loaded[key]
+	return e, ok
+}
+
+// use records that this run used (or stored) e under key.
+func (x *entryIndex) use(key string, e cacheEntry) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.used == nil {
+		x.used = make(map[string]cacheEntry)
+	}
+	x.used[key] = e
+}
+
+// forget drops key, whose entry turned out damaged.
+func (x *entryIndex) forget(key string) {
+	x.load()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	delete(x.loaded, key)
+	delete(x.used, key)
+}
+
+// save writes the entries this run used, when they are not what the file
+// already holds.
+func (x *entryIndex) save() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.load()
+	if len(x.used) == len(x.loaded) {
+		same := true
+		for k, e := range x.used {
+			if old, ok := x.loaded[k]; !ok || !sameEntry(old, e) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString(entryIndexFormat)
+	if err := gob.NewEncoder(&buf).Encode(x.used); err != nil {
+		return err
+	}
+	return writeFileAtomic(x.file, buf.Bytes())
+}
+
+// sameEntry reports whether two entries have the same dependencies and
+// outputs.
+func sameEntry(a, b cacheEntry) bool {
+	if !sameDeps(a.Deps, b.Deps) || len(a.Outputs) != len(b.Outputs) {
+		return false
+	}
+	for i := range a.Outputs {
+		x, y := a.Outputs[i], b.Outputs[i]
+		if x.Path != y.Path || x.Source != y.Source || x.Type != y.Type || x.Width != y.Width || x.Height != y.Height ||
+			x.Hashed != y.Hashed || x.Fingerprinted != y.Fingerprinted || x.Blob != y.Blob || len(x.Encodings) != len(y.Encodings) {
+			return false
+		}
+		for j := range x.Encodings {
+			if x.Encodings[j] != y.Encodings[j] {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,143 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/bakefs/bakefs/transform"
+)
+
+// A fileIndex remembers the SHA-256 of files by path, size and modification
+// time, so that a run with nothing changed hashes (and reads) nothing, as
+// git's index and Go's build cache do. A file modified less than
+// racyWindow before it was hashed is not remembered: a second change
+// within the file system's timestamp granularity could otherwise go
+// unseen. The index is one file, Dir/files.json, read on first use and
+// written back by save; it is safe for concurrent use.
+type fileIndex struct {
+	file string
+
+	mu      sync.Mutex
+	loaded  bool
+	dirty   bool
+	entries map[string]fileStamp // absolute path -> stamp
+	used    map[string]bool      // paths looked up in this run
+}
+
+type fileStamp struct {
+	Size   int64  `json:"size"`
+	MTime  int64  `json:"mtime"` // UnixNano
+	SHA256 string `json:"sha256"`
+}
+
+const racyWindow = 2 * time.Second
+
+func (x *fileIndex) load() {
+	if x.loaded {
+		return
+	}
+	x.loaded = true
+	x.entries = make(map[string]fileStamp)
+	x.used = make(map[string]bool)
+	if data, err := os.ReadFile(x.file); err == nil {
+		json.Unmarshal(data, &x.entries) // a damaged index is only slower
+	}
+}
+
+// sum returns the SHA-256 of file, refusing anything that is not a regular
+// file or is larger than limit bytes. It reads the file only when the
+// index has no matching stamp, and then returns its bytes too.
+func (x *fileIndex) sum(file string, limit int64) (stamp fileStamp, data []byte, err error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return stamp, nil, err
+	}
+	fi, err := statInput(abs, limit)
+	if err != nil {
+		return stamp, nil, err
+	}
+	stamp = fileStamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+	x.mu.Lock()
+	x.load()
+	x.used[abs] = true
+	known, ok := x.entries[abs]
+	x.mu.Unlock()
+	if ok && known.Size == stamp.Size && known.MTime == stamp.MTime {
+		return known, nil, nil
+	}
+	data, err = readLimited(abs, limit)
+	if err != nil {
+		return stamp, nil, err
+	}
+	stamp.Size, stamp.SHA256 = int64(len(data)), transform.SHA256Hex(data)
+	if time.Since(fi.ModTime()) > racyWindow {
+		x.mu.Lock()
+		x.entries[abs] = stamp
+		x.dirty = true
+		x.mu.Unlock()
+	}
+	return stamp, data, nil
+}
+
+// statInput checks that file is a regular file of at most limit bytes.
+func statInput(file string, limit int64) (os.FileInfo, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d", transform.ErrTooLarge, fi.Size(), limit)
+	}
+	return fi, nil
+}
+
+// save writes the index back, keeping only the files of this run, when it
+// learned something new.
+func (x *fileIndex) save() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.loaded {
+		return nil
+	}
+	for p := range x.entries {
+		if !x.used[p] {
+			delete(x.entries, p)
+			x.dirty = true
+		}
+	}
+	if !x.dirty {
+		return nil
+	}
+	data, err := json.Marshal(x.entries)
+	if err != nil {
+		return err
+	}
+	x.dirty = false
+	return writeFileAtomic(x.file, data)
+}
+
+// readLimited reads a file, failing if it grew past limit since it was
+// checked.
+func readLimited(file string, limit int64) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: over the limit of %d bytes", transform.ErrTooLarge, limit)
+	}
+	return data, nil
+}

@@ -1,0 +1,454 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/bakefs/bakefs/transform"
+
+	bfs "github.com/bakefs/bakefs/fs"
+)
+
+// DefaultMaxInputSize bounds the size of one input file: 256 MiB.
+const DefaultMaxInputSize = 256 << 20
+
+// A Pipeline runs jobs in parallel, with a cache, and gathers their outputs
+// into a manifest. The zero value runs with the release profile, no cache
+// and GOMAXPROCS workers.
+type Pipeline struct {
+	// Root is the source root given to steps in their Context.
+	Root string
+	// Profile selects compression levels; empty means Release.
+	Profile transform.Profile
+	// Cache, when set, skips chains whose inputs are unchanged.
+	Cache *Cache
+	// Remote, when set together with Cache, is looked up for the jobs that
+	// Cache cannot answer, and receives the results of the jobs that ran.
+	// Run does not wait for the uploads: the RemoteCache's owner closes it
+	// (RemoteCache.Close) before the process ends.
+	Remote *RemoteCache
+	// Workers bounds the number of chains run at once; 0 means GOMAXPROCS.
+	Workers int
+	// MaxInputSize bounds one input file in bytes; 0 means DefaultMaxInputSize.
+	MaxInputSize int64
+	// Progress, when set, is called after each job from one goroutine at a
+	// time.
+	Progress func(Progress)
+	// Base is the public URL path under which the output tree's root is
+	// served ("/static/"), against which the rewrite pass resolves
+	// root-relative references (/static/img/a.png); "" means "/".
+	Base string
+	// Strict makes a reference to a local file that is not in the output
+	// tree an error instead of a warning (see rewrite.go).
+	Strict bool
+	// Incremental, when set together with Cache, carries what this run
+	// makes to the next run that shares it, which then answers unchanged
+	// jobs and outputs from memory; Run then leaves Cache.Flush to the
+	// caller (see Incremental).
+	Incremental *Incremental
+}
+
+// Progress reports how far a run has come.
+type Progress struct {
+	Done, Total int
+	Path        string // the job just finished
+}
+
+// Stats summarises a run.
+type Stats struct {
+	Files    int           // outputs in the manifest
+	Ran      int           // jobs whose chain ran
+	Cached   int           // jobs answered by the cache
+	Remote   int           // of Cached, jobs answered by the remote cache
+	BytesIn  int64         // input bytes
+	BytesOut int64         // output bytes, variants included
+	Elapsed  time.Duration // wall time of Run
+}
+
+// A Result is the outcome of a successful run: the manifest and the bytes
+// behind it, ready for WriteTree.
+type Result struct {
+	Manifest *bfs.Manifest
+	Stats    Stats
+	// Warnings are the mistakes that did not stop the run (references to
+	// files that are not in the tree), sorted; each is a *SourceError.
+	Warnings []error
+
+	outputs []*output // sorted by Path, as Manifest.Files
+	cache   *Cache
+}
+
+// Run runs every job's chain and builds the manifest. It reports all
+// failing jobs, not only the first, as errors joined in the order of their
+// paths. Two jobs that produce the same output path are an error naming
+// both sources. When ctx is done, Run returns ctx's error alone, once the
+// chains that were running have stopped.
+func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
+	start := time.Now()
+	if p.Cache != nil {
+		p.Cache.bind(p.Root)
+	}
+	inc := p.Incremental
+	if p.Cache == nil {
+		inc = nil
+	}
+	if inc != nil {
+		inc.begin(p.Cache)
+	}
+	workers := p.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]jobResult, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	done := 0
+	for w := 0; w < min(workers, max(len(jobs), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := &results[i]
+				r.job = jobs[i]
+				r.outs, r.from, r.in, r.err = p.runJobRemembered(ctx, jobs[i])
+				if p.Progress != nil {
+					progressMu.Lock()
+					done++
+					p.Progress(Progress{Done: done, Total: len(jobs), Path: jobs[i].Path})
+					progressMu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := p.assemble(ctx, results)
+	if inc != nil {
+		inc.end(ctx.Err() == nil)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if p.Cache != nil && inc == nil {
+		// Also after a failure: what the jobs stored serves the next run.
+		if ferr := p.Cache.Flush(); ferr != nil && err == nil {
+			return nil, fmt.Errorf("writing cache index: %w", ferr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// A jobResult is what came of one job of a run.
+type jobResult struct {
+	job  *Job
+	outs []*output
+	from origin
+	in   int64
+	err  error
+
+	// again runs the job a second time when a blob of its cache entry
+	// turns out damaged while the rewrite pass or a finishing step reads
+	// it (see Pipeline.repair); redo is what that run made.
+	again sync.Once
+	redo  *jobResult
+}
+
+// assemble gathers the outputs of the jobs, runs the rewrite pass and the
+// finishing steps over them, and makes the manifest.
+func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, error) {
+	var errs []error
+	res := &Result{cache: p.Cache}
+	for i := range results {
+		r := &results[i]
+		if r.err != nil {
+			errs = append(errs, r.err)
+			continue
+		}
+		for _, o := range r.outs {
+			if o.Source == "" {
+				o.Source = r.job.source()
+			}
+			o.keepRefs = r.job.KeepRefs
+			o.finishing = finishingOf(r.job)
+			o.src = r
+			res.outputs = append(res.outputs, o)
+		}
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+		return nil, errors.Join(errs...)
+	}
+	sort.Slice(res.outputs, func(i, j int) bool { return res.outputs[i].Path < res.outputs[j].Path })
+	if err := checkUnique(res.outputs); err != nil {
+		return nil, err
+	}
+	warnings, err := p.rewrite(ctx, res.outputs)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = warnings
+	if err := p.finish(ctx, res.outputs); err != nil {
+		return nil, err
+	}
+	for i := range results {
+		r := &results[i]
+		if r.redo != nil && r.redo.err == nil {
+			r = r.redo // the job ran again: count that run
+		}
+		switch r.from {
+		case fromRun:
+			res.Stats.Ran++
+		case fromRemote:
+			res.Stats.Remote++
+			fallthrough
+		case fromLocal:
+			res.Stats.Cached++
+		}
+		res.Stats.BytesIn += results[i].in
+	}
+	m, err := buildManifest(res.outputs)
+	if err != nil {
+		return nil, err
+	}
+	res.Manifest = m
+	res.Stats.Files = len(res.outputs)
+	for _, o := range res.outputs {
+		res.Stats.BytesOut += o.bytesOut()
+	}
+	return res, nil
+}
+
+// rewrite runs the rewrite pass over outs, with the cache's memo when
+// there is a cache.
+func (p *Pipeline) rewrite(ctx context.Context, outs []*output) ([]error, error) {
+	pass := &rewritePass{base: p.Base, strict: p.Strict, load: func(o *output) ([]byte, error) { return p.load(ctx, o) }}
+	if p.Cache == nil {
+		return pass.run(outs)
+	}
+	tool, err := p.Cache.toolIdentity()
+	if err != nil {
+		return nil, err
+	}
+	pass.memo, pass.cache, pass.tool = p.Cache.loadRewriteMemo(), p.Cache, tool
+	warnings, err := pass.run(outs)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Cache.saveRewriteMemo(pass.memo, outs); err != nil {
+		return nil, fmt.Errorf("writing cache: %w", err)
+	}
+	return warnings, nil
+}
+
+// maxRuns bounds how often a job runs again because a file it read changed
+// while it ran.
+const maxRuns = 3
+
+// An origin says where a job's outputs came from.
+type origin int
+
+const (
+	fromRun    origin = iota // the chain ran
+	fromLocal                // the local cache
+	fromRemote               // the remote cache, through the local one
+)
+
+// runJob reads one input, answers from the cache (local, then remote) when
+// it can, and runs the chain otherwise.
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, in int64, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fromRun, 0, err
+	}
+	limit := p.MaxInputSize
+	if limit <= 0 {
+		limit = DefaultMaxInputSize
+	}
+	profile := p.Profile
+	if profile == "" {
+		profile = transform.Release
+	}
+	var data []byte
+	var key, tool, encSums string
+	if p.Cache != nil {
+		if tool, err = p.Cache.toolIdentity(); err != nil {
+			return nil, fromRun, 0, err
+		}
+		stamp, read, err := p.Cache.files().sum(job.File, limit)
+		if err != nil {
+			return nil, fromRun, 0, inputError(job, err)
+		}
+		data, in = read, stamp.Size
+		if job.carries() {
+			for _, e := range job.Encodings {
+				es, _, err := p.Cache.files().sum(e.File, limit)
+				if err != nil {
+					return nil, fromRun, 0, inputError(job, err)
+				}
+				encSums += " " + e.Name + ":" + es.SHA256
+			}
+			encSums += fmt.Sprintf(" hashed:%v", job.Hashed)
+		}
+		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
+		if e, from, ok := p.lookup(ctx, key); ok {
+			return outputsFromCache(e, key), from, in, nil
+		}
+	}
+	if data == nil {
+		if data, err = readInput(job, limit); err != nil {
+			return nil, fromRun, 0, err
+		}
+		in = int64(len(data))
+		if p.Cache != nil {
+			// The file may have changed since the index vouched for it:
+			// the key is that of the bytes that are run.
+			key = cacheKey(tool, job, profile, transform.SHA256Hex(data)+encSums)
+		}
+	}
+	for run := 1; ; run++ {
+		started := time.Now()
+		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
+		if err != nil || p.Cache == nil {
+			return outs, fromRun, in, err
+		}
+		err = p.keep(key, started, sctx.Deps(), sctx.DepDirs(), outs)
+		switch {
+		case errors.Is(err, errRacyDep) && run < maxRuns:
+			continue
+		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
+			return outs, fromRun, in, nil // the bytes stand for this run, uncached
+		case err != nil:
+			return nil, fromRun, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+		}
+		return outs, fromRun, in, nil
+	}
+}
+
+// lookup answers key from the local cache, then from the remote one.
+func (p *Pipeline) lookup(ctx context.Context, key string) (*cacheEntry, origin, bool) {
+	if e, ok := p.Cache.load(key, p.Root); ok {
+		return e, fromLocal, true
+	}
+	if p.Remote != nil {
+		if e, ok := p.Remote.fetch(ctx, p.Cache, key, p.Root); ok {
+			return e, fromRemote, true
+		}
+	}
+	return nil, fromRun, false
+}
+
+// keep stores the outputs of a run that started at started under key (see
+// Cache.store for deps, dirs and the errors), queues them for the remote
+// cache, and lets their bytes go, so that a large build does not hold
+// every output until the tree is written, which reads them back (an
+// upload keeps its own reference).
+func (p *Pipeline) keep(key string, started time.Time, deps, dirs []string, outs []*output) error {
+	entry, err := p.Cache.store(key, p.Root, started, deps, dirs, outs)
+	if err != nil {
+		return err
+	}
+	if p.Remote != nil {
+		p.Remote.upload(key, entry, outs)
+	}
+	for _, o := range outs {
+		o.release(key)
+	}
+	return nil
+}
+
+// runChain runs a job's chain on its input bytes.
+func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile transform.Profile, limit int64) ([]*output, *transform.Context, error) {
+	sctx := transform.NewContext(ctx, p.Root, profile)
+	sctx.Resolve = func(logical string) string {
+		if logical == job.Path || logical == job.source() {
+			return job.File
+		}
+		return filepath.Join(p.Root, filepath.FromSlash(logical))
+	}
+	asset := &transform.Asset{Path: job.Path, Source: job.source(), Data: data, Width: job.Width, Height: job.Height}
+	if job.carries() {
+		asset.Hashed, asset.Fingerprinted = job.Hashed, job.Fingerprinted
+		for _, e := range job.Encodings {
+			enc, err := readLimited(e.File, limit)
+			if err != nil {
+				return nil, nil, inputError(job, err)
+			}
+			asset.SetEncoding(transform.Encoding{Name: e.Name, Data: enc})
+		}
+	}
+	// The finishing steps (compression, hash) run after the rewrite pass,
+	// on the final bytes (see finish.go); hash only marks the assets,
+	// which the rewrite pass needs to know now.
+	content, finishing := job.Chain.Split()
+	assets, err := content.Run(sctx, []*transform.Asset{asset})
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := make([]*output, len(assets))
+	for i, a := range assets {
+		outs[i] = newOutput(a, job.source())
+		outs[i].Hashed = outs[i].Hashed || hashes(finishing)
+	}
+	return outs, sctx, nil
+}
+
+// checkUnique reports two outputs (sorted by path) with one path.
+func checkUnique(outs []*output) error {
+	for i := 1; i < len(outs); i++ {
+		if outs[i-1].Path == outs[i].Path {
+			return fmt.Errorf("%s is produced by both %s and %s", outs[i].Path, outs[i-1].Source, outs[i].Source)
+		}
+	}
+	return nil
+}
+
+// buildManifest describes sorted outputs. Two outputs with one path, or a
+// path that collides with another's variant or hashed name, are errors.
+func buildManifest(outs []*output) (*bfs.Manifest, error) {
+	m := &bfs.Manifest{Version: bfs.ManifestVersion, Files: make([]bfs.Entry, len(outs))}
+	for i, o := range outs {
+		if i > 0 && outs[i-1].Path == o.Path {
+			return nil, fmt.Errorf("%s is produced by both %s and %s", o.Path, outs[i-1].Source, o.Source)
+		}
+		e := bfs.Entry{
+			Path: o.Path, Size: o.blob.Size, Type: o.Type, SHA256: o.blob.SHA256,
+			Integrity: o.blob.Integrity, Width: o.Width, Height: o.Height,
+			Fingerprinted: o.Fingerprinted,
+		}
+		if o.Source != o.Path {
+			e.Source = o.Source
+		}
+		if o.Hashed {
+			e.Hashed = bfs.HashedName(o.Path, o.blob.SHA256)
+		}
+		for _, enc := range o.encodings {
+			suffix, ok := bfs.EncodingSuffix(enc.name)
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown encoding %q", o.Path, enc.name)
+			}
+			e.Encodings = append(e.Encodings, bfs.Encoding{Name: enc.name, Path: o.Path + suffix, Size: enc.blob.Size, SHA256: enc.blob.SHA256})
+		}
+		m.Files[i] = e
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

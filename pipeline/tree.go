@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	bfs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/dirswap"
+)
+
+// ErrNotTree reports an output directory that holds files but no bakefs
+// manifest: something that WriteTree will not replace.
+var ErrNotTree = errors.New("transform: not a bakefs output tree")
+
+// WriteTree writes the result to dir: every output at its path, every
+// variant beside it, and the manifest at bfs.ManifestName. It reports
+// whether anything changed. It is PrepareTree followed by Commit.
+func (r *Result) WriteTree(dir string) (changed bool, err error) {
+	u, err := r.PrepareTree(dir)
+	if err != nil {
+		return false, err
+	}
+	return u.Changed(), u.Commit()
+}
+
+// A TreeUpdate is a new output tree made beside the directory it is to
+// replace, not yet in its place: a build commits it together with the Go
+// package made from it, or discards it when a later stage fails.
+type TreeUpdate struct {
+	dir      string
+	tmp      string // "" when dir already holds the tree
+	manifest []byte
+}
+
+// PrepareTree writes the result's tree into a temporary directory beside
+// dir (hard-linking the files that dir already holds with the same bytes)
+// and returns it uncommitted. When dir already holds this exact manifest
+// and every file it lists with the listed size, nothing is written and the
+// update changes nothing. A dir that exists, is not empty and has no
+// manifest is refused with ErrNotTree, so that a mistaken path never
+// deletes sources.
+func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
+	return r.prepareTree(dir, dir)
+}
+
+// prepareTree is PrepareTree with the files of the tree linkFrom linked
+// where they have the bytes needed.
+func (r *Result) prepareTree(dir, linkFrom string) (*TreeUpdate, error) {
+	manifest, err := bfs.EncodeManifest(r.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	old, err := readTree(linkFrom)
+	if err != nil {
+		return nil, err
+	}
+	if linkFrom == dir && old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
+		return &TreeUpdate{dir: dir, manifest: manifest}, dirswap.Clean(dir)
+	}
+	tmp, err := dirswap.Temp(dir)
+	if err != nil {
+		return nil, err
+	}
+	u := &TreeUpdate{dir: dir, tmp: tmp, manifest: manifest}
+	if err := r.fill(tmp, linkFrom, old, manifest); err != nil {
+		u.Discard()
+		return nil, err
+	}
+	return u, nil
+}
+
+// fill writes the tree into the empty directory tmp. Damaged cache
+// entries do not stop it: it removes every one it meets, then fails with
+// ErrCacheDamaged, so that one more run makes all their bytes anew.
+func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
+	var damaged error
+	place := func(key, name string, ref blobRef, data []byte) error {
+		err := r.place(tmp, dir, old, key, name, ref, data)
+		if errors.Is(err, ErrCacheDamaged) {
+			// Go on: every damaged blob met is removed, so that the next
+			// run stores it again.
+			damaged = cmp.Or(damaged, err)
+			return nil
+		}
+		return err
+	}
+	for _, o := range r.outputs {
+		if err := place(o.key, o.Path, o.blob, o.data); err != nil {
+			return err
+		}
+		for _, e := range o.encodings {
+			suffix, _ := bfs.EncodingSuffix(e.name)
+			if err := place(e.key, o.Path+suffix, e.blob, e.data); err != nil {
+				return err
+			}
+		}
+	}
+	if damaged != nil {
+		return damaged
+	}
+	return os.WriteFile(filepath.Join(tmp, bfs.ManifestName), manifest, 0o644)
+}
+
+// Changed reports whether committing the update changes the directory.
+func (u *TreeUpdate) Changed() bool { return u.tmp != "" }
+
+// Manifest returns the bytes of the tree's manifest file.
+func (u *TreeUpdate) Manifest() []byte { return u.manifest }
+
+// Path returns where the new tree can be read before it is committed.
+func (u *TreeUpdate) Path() string {
+	if u.tmp != "" {
+		return u.tmp
+	}
+	return u.dir
+}
+
+// Commit puts the new tree in place of the directory (see dirswap.Replace:
+// a reader sees the whole old or the whole new tree).
+func (u *TreeUpdate) Commit() error {
+	if u.tmp == "" {
+		return nil
+	}
+	err := dirswap.Replace(u.dir, u.tmp)
+	u.tmp = ""
+	return err
+}
+
+// Discard removes an uncommitted update, leaving the directory as it was.
+func (u *TreeUpdate) Discard() {
+	if u.tmp != "" {
+		os.RemoveAll(u.tmp)
+		u.tmp = ""
+	}
+}
+
+// place writes one file of the new tree, linking the old tree's copy when
+// it has the same bytes. A blob of the cache entry key that is missing or
+// damaged removes the entry and fails with ErrCacheDamaged.
+func (r *Result) place(tmp, dir string, old *tree, key, name string, ref blobRef, data []byte) error {
+	dst := filepath.Join(tmp, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if old != nil && old.sum(name) == ref.SHA256 {
+		if os.Link(filepath.Join(dir, filepath.FromSlash(name)), dst) == nil {
+			return nil
+		}
+	}
+	data, err := fetchEntry(data, ref, r.cache, key)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return os.WriteFile(dst, data, 0o644)
+}
+
+// A tree is what an existing output directory's manifest says it holds.
+// Its manifest is parsed only when a file is looked up: a run with nothing
+// changed compares the raw bytes and stops there. A tree is safe for
+// concurrent use.
+type tree struct {
+	raw []byte
+
+	once sync.Once
+	sums map[string]string // file in the tree -> SHA-256
+}
+
+// sum returns the SHA-256 the old manifest lists for a file of the tree,
+// or "" when it lists none (or cannot be parsed).
+func (t *tree) sum(name string) string {
+	t.once.Do(func() {
+		t.sums = make(map[string]string)
+		if m, err := bfs.ParseManifest(t.raw); err == nil {
+			for _, e := range m.Files {
+				t.sums[e.Path] = e.SHA256
+				for _, enc := range e.Encodings {
+					t.sums[enc.Path] = enc.SHA256
+				}
+			}
+		}
+	})
+	return t.sums[name]
+}
+
+// readTree reads dir's manifest. It returns nil for a missing or empty dir,
+// and ErrNotTree for a dir with other content.
+func readTree(dir string) (*tree, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, bfs.ManifestName))
+	if errors.Is(err, os.ErrNotExist) {
+		f, err := os.Open(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if _, err := f.Readdirnames(1); err == io.EOF {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w: %s has files but no %s; refusing to replace it", ErrNotTree, dir, bfs.ManifestName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &tree{raw: raw}, nil
+}
+
+// treeComplete reports whether dir has every file of m with its size.
+func treeComplete(dir string, m *bfs.Manifest) bool {
+	ok := func(name string, size int64) bool {
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+		return err == nil && fi.Mode().IsRegular() && fi.Size() == size
+	}
+	for _, e := range m.Files {
+		if !ok(e.Path, e.Size) {
+			return false
+		}
+		for _, enc := range e.Encodings {
+			if !ok(enc.Path, enc.Size) {
+				return false
+			}
+		}
+	}
+	return true
+}

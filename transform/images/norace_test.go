@@ -1,0 +1,5 @@
+//go:build !race
+
+package images
+
+const raceEnabled = false

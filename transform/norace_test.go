@@ -1,5 +1,0 @@
-//go:build !race
-
-package transform
-
-const raceEnabled = false
