@@ -11,7 +11,9 @@ import (
 
 	"github.com/bakefs/bakefs/bench/synth"
 	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // fixture is a 1,000-file synthetic tree built once with a cold cache and

@@ -117,3 +117,11 @@ func sameEntry(a, b cacheEntry) bool {
 	}
 	return true
 }
+
+// usedEntry returns the entry that this run used or stored under key.
+func (x *entryIndex) usedEntry(key string) (cacheEntry, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e, ok := x.used[key]
+	return e, ok
+}

@@ -141,3 +141,16 @@ func readLimited(file string, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// touch records that this run used file, whose stamp the index holds
+// already, so that save keeps it.
+func (x *fileIndex) touch(file string) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return
+	}
+	x.mu.Lock()
+	x.load()
+	x.used[abs] = true
+	x.mu.Unlock()
+}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -301,40 +300,3 @@ func (m *finishMemo) sameOutput(o *output, chain transform.Chain, profile transf
 	return true
 }
 
-// usedEntry returns the entry that this run used or stored under key.
-func (x *entryIndex) usedEntry(key string) (cacheEntry, bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	e, ok := x.used[key]
-	return e, ok
-}
-
-// touch records that this run used file, whose stamp the index holds
-// already, so that save keeps it.
-func (x *fileIndex) touch(file string) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return
-	}
-	x.mu.Lock()
-	x.load()
-	x.used[abs] = true
-	x.mu.Unlock()
-}
-
-// profile returns the profile of the run: Release when unset.
-func (p *Pipeline) profile() transform.Profile {
-	if p.Profile == "" {
-		return transform.Release
-	}
-	return p.Profile
-}
-
-// maxInputSize returns the bound of one input: DefaultMaxInputSize when
-// unset.
-func (p *Pipeline) maxInputSize() int64 {
-	if p.MaxInputSize <= 0 {
-		return DefaultMaxInputSize
-	}
-	return p.MaxInputSize
-}

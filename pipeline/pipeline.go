@@ -452,3 +452,20 @@ func buildManifest(outs []*output) (*bfs.Manifest, error) {
 	}
 	return m, nil
 }
+
+// profile returns the profile of the run: Release when unset.
+func (p *Pipeline) profile() transform.Profile {
+	if p.Profile == "" {
+		return transform.Release
+	}
+	return p.Profile
+}
+
+// maxInputSize returns the bound of one input: DefaultMaxInputSize when
+// unset.
+func (p *Pipeline) maxInputSize() int64 {
+	if p.MaxInputSize <= 0 {
+		return DefaultMaxInputSize
+	}
+	return p.MaxInputSize
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -295,25 +294,6 @@ func (r *RemoteCache) put(kind remote.Kind, hash string, data []byte) error {
 	return r.call(r.ctx, func(ctx context.Context) error {
 		return r.store.Put(ctx, kind, hash, data)
 	})
-}
-
-// blobs returns the references of an entry's outputs and variants.
-func (e *cacheEntry) blobs() []blobRef {
-	var refs []blobRef
-	for _, o := range e.Outputs {
-		refs = append(refs, o.Blob)
-		for _, enc := range o.Encodings {
-			refs = append(refs, enc.Blob)
-		}
-	}
-	return refs
-}
-
-// hasBlob reports whether the local cache holds a blob of ref's size; its
-// bytes are verified when read.
-func (c *Cache) hasBlob(ref blobRef) bool {
-	fi, err := os.Stat(c.blobFile(ref.SHA256))
-	return err == nil && fi.Size() == ref.Size
 }
 
 // byteCount formats n in KiB, MiB or GiB.

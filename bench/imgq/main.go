@@ -37,10 +37,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bakefs/bakefs/transform"
+	_ "github.com/bakefs/bakefs/transform/steps"
 	"github.com/gen2brain/avif"
 	"golang.org/x/image/webp"
-
-	"github.com/bakefs/bakefs/transform"
 )
 
 func main() {

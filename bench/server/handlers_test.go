@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/transform"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // buildTree runs the real pipeline over one JavaScript file with the given

@@ -13,8 +13,10 @@ import (
 	"testing"
 
 	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // readTree returns every file under dir by slash path.

@@ -5,9 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/bakefs/bakefs/embedgen"
 	"github.com/bakefs/bakefs/pipeline"
@@ -71,18 +72,9 @@ func compareDirs(have, want string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	names := make(map[string]bool)
-	for n := range haveFiles {
-		names[n] = true
-	}
-	for n := range wantFiles {
-		names[n] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
+	names := maps.Clone(haveFiles)
+	maps.Copy(names, wantFiles)
+	sorted := slices.Sorted(maps.Keys(names))
 	for _, n := range sorted {
 		file := filepath.Join(have, filepath.FromSlash(n))
 		switch {

@@ -248,7 +248,7 @@ func TestRemoteFlagErrors(t *testing.T) {
 		args      []string
 		want      string
 	}{
-		{"bad URL", "", []string{"--remote-cache", "ftp://cache"}, "--remote-cache: transform: bad remote cache URL: ftp://cache: want an http:// or https:// URL"},
+		{"bad URL", "", []string{"--remote-cache", "ftp://cache"}, "--remote-cache: remote: bad remote cache URL: ftp://cache: want an http:// or https:// URL"},
 		{"bad header flag", "", []string{"--remote-cache", "http://127.0.0.1:1", "--remote-header", "Authorization Bearer s3cret"}, "--remote-header number 1: want 'Name: value'"},
 		{"bad header variable", "X-Ok: 1\nBearer s3cret", []string{"--remote-cache", "http://127.0.0.1:1"}, "$BAKEFS_REMOTE_HEADER, line 2: want 'Name: value'"},
 	} {

@@ -5,11 +5,12 @@ import (
 	"context"
 	"io"
 	iofs "io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,9 @@ import (
 	"github.com/bakefs/bakefs/examples/minimal/assets"
 	"github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
+	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
 // TestAssetsUpToDate builds the project again, without a cache, into a
@@ -46,7 +49,7 @@ func TestAssetsUpToDate(t *testing.T) {
 	}
 	want, got := readTree(t, pkg), readTree(t, p.Package.Dir)
 	const fix = "examples/minimal/assets is stale: run go run ./cmd/bakefs build -f examples/minimal/bakefs.toml"
-	for _, name := range sortedKeys(want) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		have, ok := got[name]
 		switch {
 		case !ok:
@@ -55,7 +58,7 @@ func TestAssetsUpToDate(t *testing.T) {
 			t.Errorf("%s: differs from a fresh build (%s)", name, fix)
 		}
 	}
-	for _, name := range sortedKeys(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[name]; !ok {
 			t.Errorf("%s: not written by a fresh build (%s)", name, fix)
 		}
@@ -81,15 +84,6 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return files
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // TestHandler serves the embedded files as main does.

@@ -17,11 +17,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	bfs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
+	_ "github.com/bakefs/bakefs/transform/steps"
+	"github.com/chromedp/chromedp"
 )
 
 // docSite is a real static site that nobody here wrote: colorzero's

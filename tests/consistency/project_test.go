@@ -3,8 +3,10 @@ package consistency
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -209,19 +211,9 @@ func (a tree) diff(b tree, aName, bName string) string {
 	case b == nil:
 		return fmt.Sprintf("present in %s, missing in %s", aName, bName)
 	}
-	names := make(map[string]bool)
-	for n := range a {
-		names[n] = true
-	}
-	for n := range b {
-		names[n] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
-	for _, n := range sorted {
+	names := maps.Clone(a)
+	maps.Copy(names, b)
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		x, inA := a[n]
 		y, inB := b[n]
 		switch {

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -197,7 +199,7 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 	for ext, name := range o.Loader {
 		l, ok := bundleLoaders[name]
 		if !ok {
-			return nil, fmt.Errorf("%w: loader %q for %q is not one of %s", transform.ErrBadOption, name, ext, strings.Join(sortedKeys(bundleLoaders), ", "))
+			return nil, fmt.Errorf("%w: loader %q for %q is not one of %s", transform.ErrBadOption, name, ext, strings.Join(slices.Sorted(maps.Keys(bundleLoaders)), ", "))
 		}
 		ext = strings.ToLower(ext)
 		if !strings.HasPrefix(ext, ".") {
@@ -223,15 +225,6 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 		return nil, esOptionsError(r.Errors)
 	}
 	return s, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Run bundles each entry point among in and passes the other assets
@@ -478,7 +471,7 @@ func bundleInputs(metafile string) ([]bundleInput, error) {
 		return nil, errors.New("no inputs")
 	}
 	importers := make(map[string]bundleInput)
-	for _, p := range sortedKeys(meta.Inputs) {
+	for _, p := range slices.Sorted(maps.Keys(meta.Inputs)) {
 		for _, imp := range meta.Inputs[p].Imports {
 			if _, seen := importers[imp.Path]; !seen && !imp.External {
 				importers[imp.Path] = bundleInput{importer: p, original: imp.Original}
@@ -486,7 +479,7 @@ func bundleInputs(metafile string) ([]bundleInput, error) {
 		}
 	}
 	var inputs []bundleInput
-	for _, p := range sortedKeys(meta.Inputs) {
+	for _, p := range slices.Sorted(maps.Keys(meta.Inputs)) {
 		if ns, _, ok := strings.Cut(p, ":"); ok && !strings.Contains(ns, "/") {
 			continue // a virtual module of a namespace other than file
 		}
