@@ -60,8 +60,8 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 		s.flushLocked()
 		s.mem = &memory{root: p.Src, dir: dir, cache: &pipeline.Cache{Dir: dir}, inc: &pipeline.Incremental{}}
 	}
-	pipe := &pipeline.Pipeline{Root: p.Src, Profile: transform.Dev, Cache: s.mem.cache, Remote: s.opts.Remote,
-		Base: p.Base, Strict: p.Strict, Incremental: s.mem.inc}
+	pipe := p.Pipeline()
+	pipe.Profile, pipe.Cache, pipe.Remote, pipe.Incremental = transform.Dev, s.mem.cache, s.opts.Remote, s.mem.inc
 	if changed, ok := s.takeChanged(); ok {
 		s.mem.inc.OnlyChanged(changed)
 	}

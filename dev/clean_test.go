@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	bakefs "github.com/bakefs/bakefs/fs"
 	"io"
 	iofs "io/fs"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/report"
 	"github.com/bakefs/bakefs/pipeline"
 )
 
@@ -179,12 +180,7 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	for _, w := range res.warnings {
 		fmt.Fprintf(s.log, "bakefs dev: %v\n", w)
 	}
-	fromRemote := ""
-	if s.opts.Remote != nil {
-		fromRemote = fmt.Sprintf(" (%d remote)", st.Remote)
-	}
-	fmt.Fprintf(s.log, "bakefs dev: build %d: %d files, %d ran, %d cached%s, in %s\n",
-		s.gen, st.Files, st.Ran, st.Cached, fromRemote, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(s.log, "bakefs dev: build %d: %s, in %s\n", s.gen, report.Summary(st, s.opts.Remote != nil), elapsed.Round(time.Millisecond))
 	return nil
 }
 
@@ -213,7 +209,7 @@ func (s *Server) flushLocked() error {
 // that editors and terminals can jump to them.
 func (s *Server) reportError(b *build) {
 	fmt.Fprintf(s.log, "bakefs dev: build failed; still serving build %d\n", b.gen)
-	for _, line := range errorLines(b.err, b.src) {
+	for _, line := range report.ErrorLines(b.err, b.src) {
 		fmt.Fprintln(s.log, line)
 	}
 }

@@ -2,14 +2,13 @@ package fs_test
 
 import (
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // benchJS returns about n bytes of deterministic JavaScript-like text.
@@ -31,7 +30,7 @@ func benchJS(n int) string {
 func BenchmarkHandler(b *testing.B) {
 	js := benchJS(400 << 10)
 	tree, m := buildTree([]treeFile{{path: "js/app.js", typ: typeJS, data: js, hashed: true, encodings: []string{"br", "gzip"}}})
-	fsys, err := fs.New(tree, m)
+	fsys, err := bakefs.New(tree, m)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -81,16 +80,16 @@ func BenchmarkHandler(b *testing.B) {
 func BenchmarkWith(b *testing.B) {
 	fsys, _, m := newTestFS(b)
 	var events atomic.Int64
-	hooked := fsys.With(fs.Hooks{
+	hooked := fsys.With(bakefs.Hooks{
 		Allow:   func(name string) error { return nil },
-		Observe: func(fs.Event) { events.Add(1) },
+		Observe: func(bakefs.Event) { events.Add(1) },
 	})
 	app := entryOf(b, m, "js/app.js")
 	ops := []struct {
 		name string
-		run  func(b *testing.B, f *fs.FS)
+		run  func(b *testing.B, f *bakefs.FS)
 	}{
-		{"Open", func(b *testing.B, f *fs.FS) {
+		{"Open", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
 				file, err := f.Open("js/vendor/lib.js")
 				if err != nil {
@@ -99,42 +98,42 @@ func BenchmarkWith(b *testing.B) {
 				file.Close()
 			}
 		}},
-		{"ReadFile", func(b *testing.B, f *fs.FS) {
+		{"ReadFile", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
 				if _, err := f.ReadFile("js/vendor/lib.js"); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}},
-		{"Stat", func(b *testing.B, f *fs.FS) {
+		{"Stat", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
 				if _, err := f.Stat(app.Hashed); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}},
-		{"ReadDir", func(b *testing.B, f *fs.FS) {
+		{"ReadDir", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
 				if _, err := f.ReadDir("."); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}},
-		{"Glob", func(b *testing.B, f *fs.FS) {
+		{"Glob", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
 				if _, err := f.Glob("*/*.js"); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}},
-		{"GlobAll", func(b *testing.B, f *fs.FS) {
+		{"GlobAll", func(b *testing.B, f *bakefs.FS) {
 			for b.Loop() {
-				if _, err := fs.GlobAll(f, "**/*.js"); err != nil {
+				if _, err := bakefs.GlobAll(f, "**/*.js"); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}},
-		{"Handler", func(b *testing.B, f *fs.FS) {
+		{"Handler", func(b *testing.B, f *bakefs.FS) {
 			h := f.Handler()
 			req := httptest.NewRequest("GET", "/"+app.Hashed, nil)
 			req.Header.Set("Accept-Encoding", "br, gzip")
@@ -152,7 +151,7 @@ func BenchmarkWith(b *testing.B) {
 	for _, op := range ops {
 		for _, v := range []struct {
 			name string
-			f    *fs.FS
+			f    *bakefs.FS
 		}{{"plain", fsys}, {"hooks", hooked}} {
 			b.Run(op.name+"/fs="+v.name, func(b *testing.B) {
 				b.ReportAllocs()
@@ -175,8 +174,8 @@ func BenchmarkNew(b *testing.B) {
 	tree, m := buildTree(files)
 	for _, c := range []struct {
 		name string
-		new  func(iofs.FS, *fs.Manifest) (*fs.FS, error)
-	}{{"New", fs.New}, {"NewVerified", fs.NewVerified}} {
+		new  func(iofs.FS, *bakefs.Manifest) (*bakefs.FS, error)
+	}{{"New", bakefs.New}, {"NewVerified", bakefs.NewVerified}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"flag"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"net/http/httptest"
 	"os"
@@ -11,8 +12,6 @@ import (
 	"slices"
 	"testing"
 	"testing/fstest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // embedded is a real output tree compiled into the test binary, as the
@@ -71,14 +70,14 @@ func TestEmbed(t *testing.T) {
 		}
 	}
 
-	fsys, err := fs.Load(data)
+	fsys, err := bakefs.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := fstest.TestFS(fsys, "index.html", "js/app.js"); err != nil {
 		t.Fatal(err)
 	}
-	h := fsys.Handler(fs.WithPrefix("/static/"))
+	h := fsys.Handler(bakefs.WithPrefix("/static/"))
 	req := httptest.NewRequest("GET", "/static/"+fsys.Path("js/app.js"), nil)
 	req.Header.Set("Accept-Encoding", "zstd, br;q=0.5")
 	rec := newRecorder()

@@ -3,25 +3,24 @@ package fs_test
 import (
 	"errors"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"log"
 	"net/http/httptest"
 	"os"
 	"strings"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // Logging every operation. The FS of With is a *fs.FS, so hashed names,
 // FileInfo hashes, Sub, Glob and the handler work as before, and log too.
 func ExampleFS_With_logging() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, err := fs.New(tree, manifest)
+	fsys, err := bakefs.New(tree, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}
 	logger := log.New(os.Stdout, "", 0)
-	logged := fsys.With(fs.Hooks{Observe: func(e fs.Event) {
+	logged := fsys.With(bakefs.Hooks{Observe: func(e bakefs.Event) {
 		if e.Err != nil {
 			logger.Printf("%s %s: %v", e.Op, e.Name, e.Err)
 			return
@@ -30,11 +29,11 @@ func ExampleFS_With_logging() {
 	}})
 
 	info, _ := logged.Stat(logged.Path("js/app.js"))
-	fmt.Printf("%x…\n", info.(fs.HashFileInfo).Hash()[0].Sum[:4])
+	fmt.Printf("%x…\n", info.(bakefs.HashFileInfo).Hash()[0].Sum[:4])
 	img, _ := logged.Sub("img")
 	iofs.Glob(img, "*-800w.jpg")
 	logged.ReadFile("missing.txt")
-	logged.Handler(fs.WithPrefix("/static/")).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/static/index.html", nil))
+	logged.Handler(bakefs.WithPrefix("/static/")).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/static/index.html", nil))
 	// Output:
 	// stat js/app.c7d5e04a88.js
 	// c7d5e04a…
@@ -49,11 +48,11 @@ func ExampleFS_With_logging() {
 // template functions and the handler.
 func ExampleFS_With_accessControl() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, err := fs.New(tree, manifest)
+	fsys, err := bakefs.New(tree, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}
-	public := fsys.With(fs.Hooks{Allow: func(name string) error {
+	public := fsys.With(bakefs.Hooks{Allow: func(name string) error {
 		if name == "img" || strings.HasPrefix(name, "img/") {
 			return iofs.ErrNotExist
 		}
@@ -66,7 +65,7 @@ func ExampleFS_With_accessControl() {
 	for _, e := range entries {
 		fmt.Println("listed:", e.Name())
 	}
-	names, _ := fs.GlobAll(public, "**/*.jpg")
+	names, _ := bakefs.GlobAll(public, "**/*.jpg")
 	fmt.Println("jpg:", names)
 	fmt.Println("path:", public.Path("img/hero-400w.jpg"))
 

@@ -2,14 +2,13 @@ package fs_test
 
 import (
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
 	iofs "io/fs"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // exampleFiles is the output tree of the examples; buildTree writes it with
@@ -23,7 +22,7 @@ var exampleFiles = []treeFile{
 
 func ExampleNew() {
 	tree, manifest := buildTree(exampleFiles) // an embed.FS sub-tree in a real program
-	fsys, err := fs.New(tree, manifest)
+	fsys, err := bakefs.New(tree, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,7 +37,7 @@ func ExampleNew() {
 
 	// A hashed name opens the logical file, and FileInfo has the hash.
 	info, _ := fsys.Stat(fsys.Path("js/app.js"))
-	sum := info.(fs.HashFileInfo).Hash()[0]
+	sum := info.(bakefs.HashFileInfo).Hash()[0]
 	fmt.Printf("%s %d %s %x…\n", info.Name(), info.Size(), sum.Algorithm, sum.Sum[:4])
 	// Output:
 	// console.log('hello')
@@ -48,7 +47,7 @@ func ExampleNew() {
 
 func ExampleFS_Path() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, _ := fs.New(tree, manifest)
+	fsys, _ := bakefs.New(tree, manifest)
 	fmt.Println(fsys.Path("js/app.js"))
 	fmt.Println(fsys.Path("index.html")) // not fingerprinted
 	fmt.Println(fsys.Integrity("js/app.js"))
@@ -60,8 +59,8 @@ func ExampleFS_Path() {
 
 func ExampleFS_Handler() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, _ := fs.New(tree, manifest)
-	h := fsys.Handler(fs.WithPrefix("/static/"))
+	fsys, _ := bakefs.New(tree, manifest)
+	h := fsys.Handler(bakefs.WithPrefix("/static/"))
 
 	req := httptest.NewRequest("GET", "/static/js/app.c7d5e04a88.js", nil)
 	req.Header.Set("Accept-Encoding", "gzip, br")
@@ -88,7 +87,7 @@ func ExampleFS_Handler() {
 
 func ExampleFS_FuncMap() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, _ := fs.New(tree, manifest)
+	fsys, _ := bakefs.New(tree, manifest)
 	page := template.Must(template.New("page").Funcs(fsys.FuncMap("/static/")).Parse(
 		`<script src="{{asset "js/app.js"}}"></script>
 <img srcset="{{srcset "img/hero.jpg"}}">
@@ -109,7 +108,7 @@ func ExampleFS_FuncMap() {
 
 func ExampleFS_Glob() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, _ := fs.New(tree, manifest)
+	fsys, _ := bakefs.New(tree, manifest)
 	// The answer of fs.Glob: "*" and "**" match within one element.
 	for _, pattern := range []string{"*", "*/*.jpg", "img/*-400w.*", "**/*.js", "*/*.gz"} {
 		names, _ := iofs.Glob(fsys, pattern)
@@ -125,10 +124,10 @@ func ExampleFS_Glob() {
 
 func ExampleGlobAll() {
 	tree, manifest := buildTree(exampleFiles)
-	fsys, _ := fs.New(tree, manifest)
+	fsys, _ := bakefs.New(tree, manifest)
 	// "**" matches any number of directories, here none or one.
 	for _, pattern := range []string{"**/*.html", "**/*.jpg", "img/**"} {
-		names, _ := fs.GlobAll(fsys, pattern)
+		names, _ := bakefs.GlobAll(fsys, pattern)
 		fmt.Println(pattern, names)
 	}
 	// Output:
@@ -138,8 +137,8 @@ func ExampleGlobAll() {
 }
 
 func ExampleSplitHashedName() {
-	fmt.Println(fs.SplitHashedName("js/app.3f2a1b9c0d.js"))
-	fmt.Println(fs.SplitHashedName("js/app.js"))
+	fmt.Println(bakefs.SplitHashedName("js/app.3f2a1b9c0d.js"))
+	fmt.Println(bakefs.SplitHashedName("js/app.js"))
 	// Output:
 	// js/app.js 3f2a1b9c0d true
 	//   false

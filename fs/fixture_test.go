@@ -9,12 +9,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // A treeFile is one logical file of a test tree.
@@ -31,14 +30,14 @@ type treeFile struct {
 // buildTree writes files the way the pipeline does: each file at its path,
 // each variant at path + suffix, and returns the tree with its manifest
 // (whose file is also in the tree).
-func buildTree(files []treeFile) (fstest.MapFS, *fs.Manifest) {
+func buildTree(files []treeFile) (fstest.MapFS, *bakefs.Manifest) {
 	tree := fstest.MapFS{}
-	m := &fs.Manifest{Version: fs.ManifestVersion}
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion}
 	for _, f := range files {
 		data := []byte(f.data)
 		sum := sha256.Sum256(data)
 		sri := sha512.Sum384(data)
-		e := fs.Entry{
+		e := bakefs.Entry{
 			Path:      f.path,
 			Source:    f.source,
 			Size:      int64(len(data)),
@@ -51,27 +50,27 @@ func buildTree(files []treeFile) (fstest.MapFS, *fs.Manifest) {
 			e.Height = f.width / 2
 		}
 		if f.hashed {
-			e.Hashed = fs.HashedName(f.path, e.SHA256)
+			e.Hashed = bakefs.HashedName(f.path, e.SHA256)
 		}
 		tree[f.path] = &fstest.MapFile{Data: data, Mode: 0o444}
 		for _, name := range slices.Sorted(slices.Values(f.encodings)) {
 			enc := encode(name, data)
-			suffix, _ := fs.EncodingSuffix(name)
+			suffix, _ := bakefs.EncodingSuffix(name)
 			esum := sha256.Sum256(enc)
-			e.Encodings = append(e.Encodings, fs.Encoding{
+			e.Encodings = append(e.Encodings, bakefs.Encoding{
 				Name: name, Path: f.path + suffix, Size: int64(len(enc)), SHA256: hex.EncodeToString(esum[:]),
 			})
 			tree[f.path+suffix] = &fstest.MapFile{Data: enc, Mode: 0o444}
 		}
 		m.Files = append(m.Files, e)
 	}
-	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(m.Files, func(a, b bakefs.Entry) int { return strings.Compare(a.Path, b.Path) })
 	b, err := json.MarshalIndent(m, "", "  ")
 	b = append(b, '\n') // the canonical form ends with a newline
 	if err != nil {
 		panic(err)
 	}
-	tree[fs.ManifestName] = &fstest.MapFile{Data: b, Mode: 0o444}
+	tree[bakefs.ManifestName] = &fstest.MapFile{Data: b, Mode: 0o444}
 	return tree, m
 }
 
@@ -192,10 +191,10 @@ func testLogical() []string {
 }
 
 // newTestFS returns the FS of testFiles, its tree and manifest.
-func newTestFS(tb testing.TB) (*fs.FS, fstest.MapFS, *fs.Manifest) {
+func newTestFS(tb testing.TB) (*bakefs.FS, fstest.MapFS, *bakefs.Manifest) {
 	tb.Helper()
 	tree, m := buildTree(testFiles)
-	fsys, err := fs.New(tree, m)
+	fsys, err := bakefs.New(tree, m)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -203,7 +202,7 @@ func newTestFS(tb testing.TB) (*fs.FS, fstest.MapFS, *fs.Manifest) {
 }
 
 // entryOf returns the manifest entry of path.
-func entryOf(tb testing.TB, m *fs.Manifest, path string) *fs.Entry {
+func entryOf(tb testing.TB, m *bakefs.Manifest, path string) *bakefs.Entry {
 	tb.Helper()
 	e, ok := m.Lookup(path)
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"io"
 	iofs "io/fs"
 	"net/http"
@@ -13,8 +14,6 @@ import (
 	"testing"
 	"testing/fstest"
 	"testing/iotest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 func TestFSConformance(t *testing.T) {
@@ -39,7 +38,7 @@ func TestFSConformance(t *testing.T) {
 		}
 	})
 	t.Run("empty", func(t *testing.T) {
-		empty, err := fs.New(fstest.MapFS{}, &fs.Manifest{Version: fs.ManifestVersion})
+		empty, err := bakefs.New(fstest.MapFS{}, &bakefs.Manifest{Version: bakefs.ManifestVersion})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +53,7 @@ func TestFSConformance(t *testing.T) {
 		if err := os.CopyFS(dir, tree); err != nil {
 			t.Fatal(err)
 		}
-		disk, err := fs.New(os.DirFS(dir), m)
+		disk, err := bakefs.New(os.DirFS(dir), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +64,7 @@ func TestFSConformance(t *testing.T) {
 	t.Run("plain-reader", func(t *testing.T) {
 		// Files without io.ReaderAt or io.Seeker are read into memory.
 		tree, m := buildTree(testFiles)
-		plain, err := fs.New(readOnlyFS{tree}, m)
+		plain, err := bakefs.New(readOnlyFS{tree}, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +87,7 @@ func (r readOnlyFS) Open(name string) (iofs.File, error) {
 
 func TestNewErrors(t *testing.T) {
 	tree, m := buildTree(testFiles)
-	clone := func() *fs.Manifest {
+	clone := func() *bakefs.Manifest {
 		c := *m
 		c.Files = slices.Clone(m.Files)
 		return &c
@@ -96,17 +95,17 @@ func TestNewErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		data  func() iofs.FS
-		man   func() *fs.Manifest
+		man   func() *bakefs.Manifest
 		is    error
 		inMsg string
 	}{
-		{"nil manifest", func() iofs.FS { return tree }, func() *fs.Manifest { return nil }, fs.ErrManifest, "nil manifest"},
-		{"nil data", func() iofs.FS { return nil }, clone, fs.ErrTree, "nil data"},
-		{"invalid manifest", func() iofs.FS { return tree }, func() *fs.Manifest {
+		{"nil manifest", func() iofs.FS { return tree }, func() *bakefs.Manifest { return nil }, bakefs.ErrManifest, "nil manifest"},
+		{"nil data", func() iofs.FS { return nil }, clone, bakefs.ErrTree, "nil data"},
+		{"invalid manifest", func() iofs.FS { return tree }, func() *bakefs.Manifest {
 			c := clone()
 			c.Version = 7
 			return c
-		}, fs.ErrManifest, "version"},
+		}, bakefs.ErrManifest, "version"},
 		{"missing file", func() iofs.FS {
 			t := maps(tree)
 			delete(t, "js/app.js")
@@ -116,30 +115,30 @@ func TestNewErrors(t *testing.T) {
 			t := maps(tree)
 			delete(t, "js/app.js.br")
 			return t
-		}, clone, fs.ErrTree, "js/app.js.br"},
+		}, clone, bakefs.ErrTree, "js/app.js.br"},
 		{"size differs", func() iofs.FS {
 			t := maps(tree)
 			t["css/site.css"] = &fstest.MapFile{Data: []byte("short")}
 			return t
-		}, clone, fs.ErrTree, "css/site.css: size 5, manifest says 19"},
+		}, clone, bakefs.ErrTree, "css/site.css: size 5, manifest says 19"},
 		{"directory for file", func() iofs.FS {
 			t := maps(tree)
 			delete(t, "robots.txt")
 			t["robots.txt/x"] = &fstest.MapFile{}
 			return t
-		}, clone, fs.ErrTree, "robots.txt: not a regular file"},
+		}, clone, bakefs.ErrTree, "robots.txt: not a regular file"},
 		{"file is also a directory", func() iofs.FS {
 			t := maps(tree)
 			t["robots.txt/x"] = &fstest.MapFile{}
 			return t
-		}, func() *fs.Manifest {
+		}, func() *bakefs.Manifest {
 			_, extra := buildTree([]treeFile{{path: "robots.txt/x", typ: typeText, data: ""}})
 			c := clone()
 			c.Files = append(c.Files, extra.Files[0])
-			slices.SortFunc(c.Files, func(a, b fs.Entry) int { return cmpString(a.Path, b.Path) })
+			slices.SortFunc(c.Files, func(a, b bakefs.Entry) int { return cmpString(a.Path, b.Path) })
 			return c
-		}, fs.ErrManifest, `path "robots.txt" is also a directory`},
-		{"hashed name is a directory", func() iofs.FS { return tree }, func() *fs.Manifest {
+		}, bakefs.ErrManifest, `path "robots.txt" is also a directory`},
+		{"hashed name is a directory", func() iofs.FS { return tree }, func() *bakefs.Manifest {
 			c := clone()
 			for i := range c.Files {
 				if c.Files[i].Path == "robots.txt" {
@@ -147,11 +146,11 @@ func TestNewErrors(t *testing.T) {
 				}
 			}
 			return c
-		}, fs.ErrManifest, `hashed name "docs" is also a directory`},
+		}, bakefs.ErrManifest, `hashed name "docs" is also a directory`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := fs.New(tt.data(), tt.man())
+			_, err := bakefs.New(tt.data(), tt.man())
 			if !errors.Is(err, tt.is) {
 				t.Fatalf("New: %v, want error wrapping %v", err, tt.is)
 			}
@@ -182,7 +181,7 @@ func maps(tree fstest.MapFS) fstest.MapFS {
 
 func TestLoad(t *testing.T) {
 	tree, _ := buildTree(testFiles)
-	fsys, err := fs.Load(tree)
+	fsys, err := bakefs.Load(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +189,12 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Path not hashed after Load: %s", got)
 	}
 	bad := maps(tree)
-	bad[fs.ManifestName] = &fstest.MapFile{Data: []byte(`{"version": 1, "files": [}`)}
-	if _, err := fs.Load(bad); !errors.Is(err, fs.ErrManifest) || !bytes.Contains([]byte(err.Error()), []byte(fs.ManifestName)) {
+	bad[bakefs.ManifestName] = &fstest.MapFile{Data: []byte(`{"version": 1, "files": [}`)}
+	if _, err := bakefs.Load(bad); !errors.Is(err, bakefs.ErrManifest) || !bytes.Contains([]byte(err.Error()), []byte(bakefs.ManifestName)) {
 		t.Errorf("Load of a broken manifest: %v", err)
 	}
-	delete(bad, fs.ManifestName)
-	if _, err := fs.Load(bad); !errors.Is(err, iofs.ErrNotExist) {
+	delete(bad, bakefs.ManifestName)
+	if _, err := bakefs.Load(bad); !errors.Is(err, iofs.ErrNotExist) {
 		t.Errorf("Load without manifest: %v", err)
 	}
 }
@@ -218,7 +217,7 @@ func TestOpenNames(t *testing.T) {
 		{name: "js/vendor", want: ""},
 		{name: "js/app.js.br", wantErr: iofs.ErrNotExist},
 		{name: "js/app.js.gz", wantErr: iofs.ErrNotExist},
-		{name: fs.ManifestName, wantErr: iofs.ErrNotExist},
+		{name: bakefs.ManifestName, wantErr: iofs.ErrNotExist},
 		{name: "js/app.0000000000.js", wantErr: iofs.ErrNotExist},
 		{name: "nope", wantErr: iofs.ErrNotExist},
 		{name: "js/app.js/x", wantErr: iofs.ErrNotExist},
@@ -269,7 +268,7 @@ func TestOpenNames(t *testing.T) {
 			if fi.Name() != filepath.Base(tt.want) {
 				t.Errorf("Name = %q, want the logical %q", fi.Name(), filepath.Base(tt.want))
 			}
-			hfi, ok := fi.(fs.HashFileInfo)
+			hfi, ok := fi.(bakefs.HashFileInfo)
 			if !ok {
 				t.Fatalf("%T is not a HashFileInfo", fi)
 			}
@@ -278,7 +277,7 @@ func TestOpenNames(t *testing.T) {
 			if len(h) != 2 || h[0].Algorithm != "sha256" || !bytes.Equal(h[0].Sum, sum[:]) || h[1].Algorithm != "sha384" || len(h[1].Sum) != 48 {
 				t.Errorf("Hash() = %v", h)
 			}
-			if e, ok := fi.Sys().(*fs.Entry); !ok || e.Path != tt.want {
+			if e, ok := fi.Sys().(*bakefs.Entry); !ok || e.Path != tt.want {
 				t.Errorf("Sys() = %v, want the entry of %s", fi.Sys(), tt.want)
 			}
 			if _, ok := f.(io.Seeker); !ok {
@@ -319,13 +318,13 @@ func TestFileReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Read(make([]byte, 1)); !errors.Is(err, fs.ErrIsDir) {
+	if _, err := d.Read(make([]byte, 1)); !errors.Is(err, bakefs.ErrIsDir) {
 		t.Errorf("Read of a directory: %v", err)
 	}
-	if _, err := fsys.ReadFile("js"); !errors.Is(err, fs.ErrIsDir) {
+	if _, err := fsys.ReadFile("js"); !errors.Is(err, bakefs.ErrIsDir) {
 		t.Errorf("ReadFile of a directory: %v", err)
 	}
-	if _, err := fsys.ReadDir("js/app.js"); !errors.Is(err, fs.ErrNotDir) {
+	if _, err := fsys.ReadDir("js/app.js"); !errors.Is(err, bakefs.ErrNotDir) {
 		t.Errorf("ReadDir of a file: %v", err)
 	}
 }
@@ -377,7 +376,7 @@ func TestSub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := sub.(*fs.FS)
+	js := sub.(*bakefs.FS)
 	hashedRel := app.Hashed[len("js/"):]
 	if got := js.Path("app.js"); got != hashedRel {
 		t.Errorf("Sub Path(app.js) = %q, want %q", got, hashedRel)
@@ -395,7 +394,7 @@ func TestSub(t *testing.T) {
 	for _, tt := range []struct {
 		dir string
 		err error
-	}{{"nope", iofs.ErrNotExist}, {"app.js", fs.ErrNotDir}, {"../css", iofs.ErrInvalid}} {
+	}{{"nope", iofs.ErrNotExist}, {"app.js", bakefs.ErrNotDir}, {"../css", iofs.ErrInvalid}} {
 		var pe *iofs.PathError
 		if _, err := js.Sub(tt.dir); !errors.As(err, &pe) || pe.Op != "sub" || !errors.Is(err, tt.err) {
 			t.Errorf("Sub(%q): %v, want %v", tt.dir, err, tt.err)

@@ -2,6 +2,7 @@ package fs_test
 
 import (
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"math/rand/v2"
 	"os"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 func TestGlob(t *testing.T) {
@@ -111,7 +110,7 @@ func TestGlobAll(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern, func(t *testing.T) {
-			got, err := fs.GlobAll(fsys, tt.pattern)
+			got, err := bakefs.GlobAll(fsys, tt.pattern)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("GlobAll: %v, want %v", err, tt.err)
 			}
@@ -119,7 +118,7 @@ func TestGlobAll(t *testing.T) {
 				t.Errorf("GlobAll = %q, want %q", got, tt.want)
 			}
 			// Any other fs.FS: the walk, not the fast path.
-			got, err = fs.GlobAll(tree, tt.pattern)
+			got, err = bakefs.GlobAll(tree, tt.pattern)
 			if !errors.Is(err, tt.err) || !slices.Equal(got, tt.want) {
 				t.Errorf("GlobAll(MapFS) = %q, %v, want %q", got, err, tt.want)
 			}
@@ -127,7 +126,7 @@ func TestGlobAll(t *testing.T) {
 	}
 	t.Run("sub", func(t *testing.T) {
 		sub, _ := fsys.Sub("docs")
-		got, err := fs.GlobAll(sub, "**/*.html")
+		got, err := bakefs.GlobAll(sub, "**/*.html")
 		if want := []string{"guide/intro.html", "index.html"}; err != nil || !slices.Equal(got, want) {
 			t.Errorf("Sub GlobAll = %q, %v, want %q", got, err, want)
 		}
@@ -180,7 +179,7 @@ func TestGlobRandom(t *testing.T) {
 			files = append(files, treeFile{path: name, typ: typeText, data: name, hashed: rng.IntN(2) == 0})
 		}
 		tree, m := buildTree(files)
-		fsys, err := fs.New(tree, m)
+		fsys, err := bakefs.New(tree, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,10 +239,10 @@ func logicalNames(files []treeFile) []string {
 // checkGlobAll checks GlobAll(fsys, pattern) against the plain recursive
 // matcher over all, the listed names of fsys, and against GlobAll over
 // ref, the same names on disk.
-func checkGlobAll(t *testing.T, fsys *fs.FS, ref iofs.FS, all []string, pattern string) {
+func checkGlobAll(t *testing.T, fsys *bakefs.FS, ref iofs.FS, all []string, pattern string) {
 	t.Helper()
-	got, err := fs.GlobAll(fsys, pattern)
-	onDisk, derr := fs.GlobAll(ref, pattern)
+	got, err := bakefs.GlobAll(fsys, pattern)
+	onDisk, derr := bakefs.GlobAll(ref, pattern)
 	if _, merr := path.Match(pattern, ""); (err != nil) != (merr != nil || badElement(pattern)) {
 		t.Fatalf("GlobAll(%q): error %v, want one only for a malformed pattern", pattern, err)
 	}

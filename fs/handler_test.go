@@ -3,6 +3,7 @@ package fs_test
 import (
 	"bytes"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"io"
 	iofs "io/fs"
 	"mime"
@@ -16,8 +17,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // absent marks a header that a response must not carry.
@@ -42,13 +41,13 @@ type handlerCase struct {
 
 // testServer serves the test tree under several handler configurations,
 // dispatched by path prefix without http.ServeMux, which would clean paths.
-func testServer(t *testing.T, fsys *fs.FS) *httptest.Server {
+func testServer(t *testing.T, fsys *bakefs.FS) *httptest.Server {
 	js, err := fsys.Sub("js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	static := fsys.Handler(fs.WithPrefix("/static/"))
-	vary := fsys.Handler(fs.WithPrefix("/mw/"))
+	static := fsys.Handler(bakefs.WithPrefix("/static/"))
+	vary := fsys.Handler(bakefs.WithPrefix("/mw/"))
 	routes := []struct {
 		prefix string
 		h      http.Handler
@@ -59,13 +58,13 @@ func testServer(t *testing.T, fsys *fs.FS) *httptest.Server {
 			w.Header().Set("Vary", "Origin")
 			vary.ServeHTTP(w, r)
 		})},
-		{"/idx/", fsys.Handler(fs.WithPrefix("/idx/"), fs.WithIndex("index.html"))},
-		{"/spa/", fsys.Handler(fs.WithPrefix("/spa"), fs.WithSPAFallback("index.html"))},
-		{"/nf/", fsys.Handler(fs.WithPrefix("/nf/"), fs.WithNotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		{"/idx/", fsys.Handler(bakefs.WithPrefix("/idx/"), bakefs.WithIndex("index.html"))},
+		{"/spa/", fsys.Handler(bakefs.WithPrefix("/spa"), bakefs.WithSPAFallback("index.html"))},
+		{"/nf/", fsys.Handler(bakefs.WithPrefix("/nf/"), bakefs.WithNotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTeapot)
 			io.WriteString(w, "teapot "+r.URL.Path)
 		})))},
-		{"/js/", js.(*fs.FS).Handler(fs.WithPrefix("/js/"))},
+		{"/js/", js.(*bakefs.FS).Handler(bakefs.WithPrefix("/js/"))},
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, rt := range routes {
@@ -97,7 +96,7 @@ func TestHandler(t *testing.T) {
 		if coding == "" {
 			return tree[path].Data
 		}
-		suffix, _ := fs.EncodingSuffix(coding)
+		suffix, _ := bakefs.EncodingSuffix(coding)
 		return tree[path+suffix].Data
 	}
 	etagOf := func(path, coding string) string {
@@ -341,7 +340,7 @@ func TestHandler(t *testing.T) {
 		// Not found, methods.
 		{name: "not_found", path: "/static/nope.js", status: 404, body: notFound, headers: errorHeaders},
 		{name: "variant_path", path: "/static/js/app.js.br", status: 404, body: notFound},
-		{name: "manifest", path: "/static/" + fs.ManifestName, status: 404, body: notFound},
+		{name: "manifest", path: "/static/" + bakefs.ManifestName, status: 404, body: notFound},
 		{name: "stale_hash", path: "/static/js/app.0123456789.js", status: 404, body: notFound},
 		{name: "outside_prefix", path: "/other/js/app.js", status: 404, body: notFound},
 		{name: "double_slash", path: "/static/js//app.js", status: 404, body: notFound},
@@ -457,7 +456,7 @@ func TestHandlerHidesErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fsys, err := fs.New(failingFS{tree, tt.err}, m)
+			fsys, err := bakefs.New(failingFS{tree, tt.err}, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -479,16 +478,16 @@ func TestHandlerOptionPanics(t *testing.T) {
 	fsys, _, _ := newTestFS(t)
 	tests := []struct {
 		name string
-		opt  fs.HandlerOption
+		opt  bakefs.HandlerOption
 		msg  string
 	}{
-		{"prefix without slash", fs.WithPrefix("static/"), `WithPrefix("static/")`},
-		{"index path", fs.WithIndex("a/index.html"), `WithIndex("a/index.html")`},
-		{"index empty", fs.WithIndex(""), `WithIndex("")`},
-		{"spa missing", fs.WithSPAFallback("nope.html"), `WithSPAFallback("nope.html")`},
-		{"spa hashed", fs.WithSPAFallback(fsys.Path("js/app.js")), "WithSPAFallback"},
-		{"spa directory", fs.WithSPAFallback("docs"), `WithSPAFallback("docs")`},
-		{"nil not found", fs.WithNotFound(nil), "WithNotFound(nil)"},
+		{"prefix without slash", bakefs.WithPrefix("static/"), `WithPrefix("static/")`},
+		{"index path", bakefs.WithIndex("a/index.html"), `WithIndex("a/index.html")`},
+		{"index empty", bakefs.WithIndex(""), `WithIndex("")`},
+		{"spa missing", bakefs.WithSPAFallback("nope.html"), `WithSPAFallback("nope.html")`},
+		{"spa hashed", bakefs.WithSPAFallback(fsys.Path("js/app.js")), "WithSPAFallback"},
+		{"spa directory", bakefs.WithSPAFallback("docs"), `WithSPAFallback("docs")`},
+		{"nil not found", bakefs.WithNotFound(nil), "WithNotFound(nil)"},
 		{"nil option", nil, "nil HandlerOption"},
 	}
 	for _, tt := range tests {
@@ -511,7 +510,7 @@ func TestHandlerAllocs(t *testing.T) {
 		t.Skip("allocation counts")
 	}
 	fsys, _, m := newTestFS(t)
-	h := fsys.Handler(fs.WithPrefix("/static/"))
+	h := fsys.Handler(bakefs.WithPrefix("/static/"))
 	app := entryOf(t, m, "js/app.js")
 	tests := []struct {
 		name   string
@@ -566,7 +565,7 @@ func TestHandlerTrees(t *testing.T) {
 	br := tree["js/app.js.br"].Data
 	for name, data := range map[string]iofs.FS{"mapfs": tree, "dirfs": os.DirFS(dir), "plain": readOnlyFS{tree}} {
 		t.Run(name, func(t *testing.T) {
-			fsys, err := fs.New(data, m)
+			fsys, err := bakefs.New(data, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -614,7 +613,7 @@ func TestHandlerWrites(t *testing.T) {
 		{"range across pieces", "/large.js", "bytes=1000-", large[1000:], []int{piece, piece, len(large) - 1000 - 2*piece}},
 	}
 	for name, data := range map[string]iofs.FS{"mapfs": tree, "dirfs": os.DirFS(dir), "plain": readOnlyFS{tree}} {
-		fsys, err := fs.New(data, m)
+		fsys, err := bakefs.New(data, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -658,11 +657,11 @@ func TestHandlerRedirectEscaped(t *testing.T) {
 		files = append(files, treeFile{path: dir + "/index.html", typ: typeHTML, data: dir})
 	}
 	tree, m := buildTree(files)
-	fsys, err := fs.New(tree, m)
+	fsys, err := bakefs.New(tree, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := fsys.Handler(fs.WithPrefix("/s/"), fs.WithIndex("index.html"))
+	h := fsys.Handler(bakefs.WithPrefix("/s/"), bakefs.WithIndex("index.html"))
 	tests := []struct{ dir, location string }{
 		{"a:b", "./a:b/"},
 		{"sp ace", "sp%20ace/"},
@@ -701,7 +700,7 @@ func TestHandlerRedirectEscaped(t *testing.T) {
 // "/" when the stripped prefix ends in one, as http.FileServer does.
 func TestHandlerStripPrefix(t *testing.T) {
 	fsys, tree, _ := newTestFS(t)
-	ours := http.StripPrefix("/static/", fsys.Handler(fs.WithIndex("index.html")))
+	ours := http.StripPrefix("/static/", fsys.Handler(bakefs.WithIndex("index.html")))
 	std := http.StripPrefix("/static/", http.FileServer(http.FS(tree)))
 	tests := []struct {
 		path   string
@@ -734,7 +733,7 @@ func TestHandlerStripPrefix(t *testing.T) {
 	})
 	t.Run("prefix", func(t *testing.T) {
 		// With its own prefix, a path without "/" is read as if it had one.
-		h := http.StripPrefix("/x", fsys.Handler(fs.WithPrefix("/static/")))
+		h := http.StripPrefix("/x", fsys.Handler(bakefs.WithPrefix("/static/")))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", "/xstatic/robots.txt", nil))
 		if rec.Code != 200 {

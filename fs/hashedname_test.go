@@ -3,10 +3,9 @@ package fs_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 func TestSplitHashedName(t *testing.T) {
@@ -33,7 +32,7 @@ func TestSplitHashedName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			logical, hash, ok := fs.SplitHashedName(tt.name)
+			logical, hash, ok := bakefs.SplitHashedName(tt.name)
 			if ok != tt.ok || ok && (logical != tt.logical || hash != tt.hash) {
 				t.Errorf("SplitHashedName = %q, %q, %v; want %q, %q, %v", logical, hash, ok, tt.logical, tt.hash, tt.ok)
 			}
@@ -51,14 +50,14 @@ func FuzzSplitHashedName(f *testing.F) {
 		sum := sha256.Sum256(content)
 		hexSum := hex.EncodeToString(sum[:])
 		if iofs.ValidPath(name) && name != "." {
-			hashed := fs.HashedName(name, hexSum)
-			logical, h, ok := fs.SplitHashedName(hashed)
-			if !ok || logical != name || h != hexSum[:fs.HashLen] {
+			hashed := bakefs.HashedName(name, hexSum)
+			logical, h, ok := bakefs.SplitHashedName(hashed)
+			if !ok || logical != name || h != hexSum[:bakefs.HashLen] {
 				t.Fatalf("SplitHashedName(HashedName(%q)) = %q, %q, %v", name, logical, h, ok)
 			}
 		}
-		if logical, h, ok := fs.SplitHashedName(name); ok {
-			if back := fs.HashedName(logical, h+hexSum[fs.HashLen:]); back != name {
+		if logical, h, ok := bakefs.SplitHashedName(name); ok {
+			if back := bakefs.HashedName(logical, h+hexSum[bakefs.HashLen:]); back != name {
 				t.Fatalf("SplitHashedName(%q) = %q, %q but HashedName gives %q", name, logical, h, back)
 			}
 		}

@@ -3,6 +3,7 @@ package fs_test
 import (
 	"bytes"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
 	"io"
 	iofs "io/fs"
@@ -13,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // deny returns an Allow hook that refuses the given names with err.
@@ -30,16 +29,16 @@ func deny(err error, names ...string) func(string) error {
 // eventLog records the events of Observe.
 type eventLog struct {
 	mu     sync.Mutex
-	events []fs.Event
+	events []bakefs.Event
 }
 
-func (l *eventLog) observe(e fs.Event) {
+func (l *eventLog) observe(e bakefs.Event) {
 	l.mu.Lock()
 	l.events = append(l.events, e)
 	l.mu.Unlock()
 }
 
-func (l *eventLog) take() []fs.Event {
+func (l *eventLog) take() []bakefs.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	e := l.events
@@ -72,14 +71,14 @@ func TestWithConformance(t *testing.T) {
 	var log eventLog
 	tests := []struct {
 		name   string
-		hooks  fs.Hooks
+		hooks  bakefs.Hooks
 		hidden []string
 	}{
-		{"observe", fs.Hooks{Observe: log.observe}, nil},
-		{"allow all", fs.Hooks{Allow: func(string) error { return nil }}, nil},
-		{"hide", fs.Hooks{Allow: deny(iofs.ErrNotExist, "js/vendor", "css/site.css", "data"), Observe: log.observe},
+		{"observe", bakefs.Hooks{Observe: log.observe}, nil},
+		{"allow all", bakefs.Hooks{Allow: func(string) error { return nil }}, nil},
+		{"hide", bakefs.Hooks{Allow: deny(iofs.ErrNotExist, "js/vendor", "css/site.css", "data"), Observe: log.observe},
 			[]string{"js/vendor", "css/site.css", "data"}},
-		{"forbid", fs.Hooks{Allow: deny(iofs.ErrPermission, "docs/guide", "index.html")}, []string{"docs/guide", "index.html"}},
+		{"forbid", bakefs.Hooks{Allow: deny(iofs.ErrPermission, "docs/guide", "index.html")}, []string{"docs/guide", "index.html"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +106,7 @@ func TestWithInterfaces(t *testing.T) {
 	fsys, _, m := newTestFS(t)
 	app := entryOf(t, m, "js/app.js")
 	var log eventLog
-	w := fsys.With(fs.Hooks{Allow: deny(iofs.ErrNotExist, "data"), Observe: log.observe})
+	w := fsys.With(bakefs.Hooks{Allow: deny(iofs.ErrNotExist, "data"), Observe: log.observe})
 	sub, err := w.Sub("js")
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +126,7 @@ func TestWithInterfaces(t *testing.T) {
 		{"sub of sub", subsub, "lib.js", "js/vendor/lib.js"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f, ok := tt.fsys.(*fs.FS)
+			f, ok := tt.fsys.(*bakefs.FS)
 			if !ok {
 				t.Fatalf("%T is not *fs.FS", tt.fsys)
 			}
@@ -144,14 +143,14 @@ func TestWithInterfaces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h, ok := fi.(fs.HashFileInfo); !ok || len(h.Hash()) != 2 {
+			if h, ok := fi.(bakefs.HashFileInfo); !ok || len(h.Hash()) != 2 {
 				t.Errorf("Stat: %T is not a HashFileInfo with two hashes", fi)
 			}
 			file, err := f.Open(hashed)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fi, _ := file.Stat(); fi.(fs.HashFileInfo).Hash() == nil {
+			if fi, _ := file.Stat(); fi.(bakefs.HashFileInfo).Hash() == nil {
 				t.Error("File.Stat has no hash")
 			}
 			if _, ok := file.(io.ReadSeeker); !ok {
@@ -164,7 +163,7 @@ func TestWithInterfaces(t *testing.T) {
 			}
 			for _, e := range entries {
 				if info, _ := e.Info(); !e.IsDir() {
-					if _, ok := info.(fs.HashFileInfo); !ok {
+					if _, ok := info.(bakefs.HashFileInfo); !ok {
 						t.Errorf("ReadDir entry %s: no HashFileInfo", e.Name())
 					}
 				}
@@ -234,8 +233,8 @@ func TestWithDeny(t *testing.T) {
 		{"permission", iofs.ErrPermission, 403},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			w := fsys.With(fs.Hooks{Allow: allow(tt.err)})
-			h := w.Handler(fs.WithIndex("index.html"))
+			w := fsys.With(bakefs.Hooks{Allow: allow(tt.err)})
+			h := w.Handler(bakefs.WithIndex("index.html"))
 			// Each denied file, by logical and hashed name.
 			denied := []string{"js/vendor/lib.js", "css/site.css", "docs/guide/intro.html"}
 			for _, name := range denied {
@@ -270,7 +269,7 @@ func TestWithDeny(t *testing.T) {
 				walked = append(walked, p)
 				return nil
 			})
-			all, _ := fs.GlobAll(w, "**")
+			all, _ := bakefs.GlobAll(w, "**")
 			for _, pattern := range []string{"*/*", "*/*/*", "js/*", "docs/*"} {
 				names, _ := w.Glob(pattern)
 				all = append(all, names...)
@@ -313,7 +312,7 @@ func TestWithDeny(t *testing.T) {
 		js, _ := fsys.Sub("js")
 		var names []string
 		var mu sync.Mutex
-		w := js.(*fs.FS).With(fs.Hooks{Allow: func(name string) error {
+		w := js.(*bakefs.FS).With(bakefs.Hooks{Allow: func(name string) error {
 			mu.Lock()
 			names = append(names, name)
 			mu.Unlock()
@@ -331,7 +330,7 @@ func TestWithDeny(t *testing.T) {
 		if vendor != nil || !errors.Is(err, iofs.ErrNotExist) {
 			t.Errorf("Sub(vendor) = %v, %v", vendor, err)
 		}
-		top := fsys.With(fs.Hooks{Allow: deny(iofs.ErrNotExist, "js/vendor/lib.js")})
+		top := fsys.With(bakefs.Hooks{Allow: deny(iofs.ErrNotExist, "js/vendor/lib.js")})
 		sub, _ := top.Sub("js/vendor")
 		if _, err := sub.Open("lib.js"); !errors.Is(err, iofs.ErrNotExist) {
 			t.Errorf("Sub(js/vendor).Open(lib.js): %v, want the rule of js/vendor/lib.js", err)
@@ -340,7 +339,7 @@ func TestWithDeny(t *testing.T) {
 	t.Run("changing policy", func(t *testing.T) {
 		var mu sync.Mutex
 		off := false
-		w := fsys.With(fs.Hooks{Allow: func(name string) error {
+		w := fsys.With(bakefs.Hooks{Allow: func(name string) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if off && name == "robots.txt" {
@@ -368,7 +367,7 @@ func TestWithDeny(t *testing.T) {
 
 // checkDenied checks that name is refused with err by Open, ReadFile and
 // Stat, and, when status is not 0, by the handler.
-func checkDenied(t *testing.T, w *fs.FS, h http.Handler, name string, want error, status int) {
+func checkDenied(t *testing.T, w *bakefs.FS, h http.Handler, name string, want error, status int) {
 	t.Helper()
 	var pe *iofs.PathError
 	if _, err := w.Open(name); !errors.As(err, &pe) || pe.Op != "open" || pe.Path != name || !errors.Is(err, want) {
@@ -400,8 +399,8 @@ func checkDenied(t *testing.T, w *fs.FS, h http.Handler, name string, want error
 func TestWithOrder(t *testing.T) {
 	fsys, _, _ := newTestFS(t)
 	var calls []string
-	layer := func(name string, refuse string) fs.Hooks {
-		return fs.Hooks{
+	layer := func(name string, refuse string) bakefs.Hooks {
+		return bakefs.Hooks{
 			Allow: func(n string) error {
 				calls = append(calls, name+" allow "+n)
 				if n == refuse {
@@ -409,7 +408,7 @@ func TestWithOrder(t *testing.T) {
 				}
 				return nil
 			},
-			Observe: func(e fs.Event) {
+			Observe: func(e bakefs.Event) {
 				calls = append(calls, name+" observe "+e.Op+" "+e.Name+" "+errText(e.Err))
 			},
 		}
@@ -427,7 +426,7 @@ func TestWithOrder(t *testing.T) {
 	if !slices.Equal(calls, want) {
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}
-	if fsys.With(fs.Hooks{}) != fsys {
+	if fsys.With(bakefs.Hooks{}) != fsys {
 		t.Error("With(Hooks{}) is not the FS itself")
 	}
 }
@@ -443,7 +442,7 @@ func errText(err error) string {
 func TestWithEvents(t *testing.T) {
 	fsys, _, m := newTestFS(t)
 	var log eventLog
-	w := fsys.With(fs.Hooks{Observe: log.observe, Allow: deny(iofs.ErrNotExist, "data")})
+	w := fsys.With(bakefs.Hooks{Observe: log.observe, Allow: deny(iofs.ErrNotExist, "data")})
 	app := entryOf(t, m, "js/app.js")
 	js, _ := w.Sub("js")
 	f, _ := js.Open("app.js")
@@ -452,8 +451,8 @@ func TestWithEvents(t *testing.T) {
 	w.Stat("data/LICENSE")
 	w.ReadDir("docs")
 	w.Glob("*.txt")
-	fs.GlobAll(js, "**/*.js")
-	h := w.Handler(fs.WithPrefix("/s/"), fs.WithIndex("index.html"))
+	bakefs.GlobAll(js, "**/*.js")
+	h := w.Handler(bakefs.WithPrefix("/s/"), bakefs.WithIndex("index.html"))
 	for _, p := range []string{"/s/" + app.Hashed, "/s/nope", "/s/docs", "/x/y", "/s/data/.env"} {
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", p, nil))
 	}
@@ -490,9 +489,9 @@ func TestWithHandlerAllocs(t *testing.T) {
 	fsys, _, m := newTestFS(t)
 	app := entryOf(t, m, "js/app.js")
 	var n int
-	w := fsys.With(fs.Hooks{
+	w := fsys.With(bakefs.Hooks{
 		Allow:   func(name string) error { return nil },
-		Observe: func(e fs.Event) { n++ },
+		Observe: func(e bakefs.Event) { n++ },
 	})
 	h := w.Handler()
 	req := httptest.NewRequest("GET", "/"+app.Hashed, nil)

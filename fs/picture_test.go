@@ -3,14 +3,13 @@ package fs_test
 import (
 	"errors"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
 	iofs "io/fs"
 	"log"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // pictureFiles is a tree with a photo in three formats and two widths, an
@@ -28,10 +27,10 @@ var pictureFiles = []treeFile{
 	{path: "img/a&b-10w.jpg", source: "img/a&b.jpg", typ: typeJPEG, data: "a&b", width: 10},
 }
 
-func newPictureFS(t testing.TB) (*fs.FS, *fs.Manifest) {
+func newPictureFS(t testing.TB) (*bakefs.FS, *bakefs.Manifest) {
 	t.Helper()
 	tree, m := buildTree(pictureFiles)
-	fsys, err := fs.New(tree, m)
+	fsys, err := bakefs.New(tree, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func TestPicture(t *testing.T) {
 // that Hooks.Allow hides, and fail when it hides them all.
 func TestPictureHidden(t *testing.T) {
 	fsys, m := newPictureFS(t)
-	noAVIF := fsys.With(fs.Hooks{Allow: func(name string) error {
+	noAVIF := fsys.With(bakefs.Hooks{Allow: func(name string) error {
 		if strings.HasSuffix(name, ".avif") {
 			return iofs.ErrPermission
 		}
@@ -123,7 +122,7 @@ func ExampleFS_FuncMap_picture() {
 		{path: "img/lake-960w.avif", source: "img/lake.jpg", typ: "image/avif", data: "A", width: 960},
 		{path: "img/lake-960w.jpg", source: "img/lake.jpg", typ: "image/jpeg", data: "J", width: 960},
 	})
-	fsys, err := fs.New(tree, manifest)
+	fsys, err := bakefs.New(tree, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}

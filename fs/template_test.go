@@ -2,12 +2,11 @@ package fs_test
 
 import (
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
 	iofs "io/fs"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 func TestFuncMap(t *testing.T) {
@@ -59,7 +58,7 @@ func TestFuncMap(t *testing.T) {
 func TestFuncMapSub(t *testing.T) {
 	fsys, _, m := newTestFS(t)
 	sub, _ := fsys.Sub("img")
-	img := sub.(*fs.FS)
+	img := sub.(*bakefs.FS)
 	tmpl := template.Must(template.New("t").Funcs(img.FuncMap("/img/")).Parse(`{{srcset "hero.jpg"}}|{{asset "logo.svg"}}`))
 	var b strings.Builder
 	if err := tmpl.Execute(&b, nil); err != nil {

@@ -299,4 +299,3 @@ func (m *finishMemo) sameOutput(o *output, chain transform.Chain, profile transf
 	}
 	return true
 }
-

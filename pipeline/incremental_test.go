@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // TestIncremental: runs that share an Incremental and a Cache give, after
@@ -63,8 +62,8 @@ func TestIncremental(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _ := bfs.EncodeManifest(got.Manifest)
-			w, _ := bfs.EncodeManifest(want.Manifest)
+			g, _ := bakefs.EncodeManifest(got.Manifest)
+			w, _ := bakefs.EncodeManifest(want.Manifest)
 			if !bytes.Equal(g, w) {
 				t.Fatalf("manifest:\n%s\nwant:\n%s", g, w)
 			}

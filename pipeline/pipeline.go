@@ -10,9 +10,8 @@ import (
 	"sync"
 	"time"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/transform"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // DefaultMaxInputSize bounds the size of one input file: 256 MiB.
@@ -74,7 +73,7 @@ type Stats struct {
 // A Result is the outcome of a successful run: the manifest and the bytes
 // behind it, ready for WriteTree.
 type Result struct {
-	Manifest *bfs.Manifest
+	Manifest *bakefs.Manifest
 	Stats    Stats
 	// Warnings are the mistakes that did not stop the run (references to
 	// files that are not in the tree), sorted; each is a *SourceError.
@@ -421,13 +420,13 @@ func checkUnique(outs []*output) error {
 
 // buildManifest describes sorted outputs. Two outputs with one path, or a
 // path that collides with another's variant or hashed name, are errors.
-func buildManifest(outs []*output) (*bfs.Manifest, error) {
-	m := &bfs.Manifest{Version: bfs.ManifestVersion, Files: make([]bfs.Entry, len(outs))}
+func buildManifest(outs []*output) (*bakefs.Manifest, error) {
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion, Files: make([]bakefs.Entry, len(outs))}
 	for i, o := range outs {
 		if i > 0 && outs[i-1].Path == o.Path {
 			return nil, fmt.Errorf("%s is produced by both %s and %s", o.Path, outs[i-1].Source, o.Source)
 		}
-		e := bfs.Entry{
+		e := bakefs.Entry{
 			Path: o.Path, Size: o.blob.Size, Type: o.Type, SHA256: o.blob.SHA256,
 			Integrity: o.blob.Integrity, Width: o.Width, Height: o.Height,
 			Fingerprinted: o.Fingerprinted,
@@ -436,14 +435,14 @@ func buildManifest(outs []*output) (*bfs.Manifest, error) {
 			e.Source = o.Source
 		}
 		if o.Hashed {
-			e.Hashed = bfs.HashedName(o.Path, o.blob.SHA256)
+			e.Hashed = bakefs.HashedName(o.Path, o.blob.SHA256)
 		}
 		for _, enc := range o.encodings {
-			suffix, ok := bfs.EncodingSuffix(enc.name)
+			suffix, ok := bakefs.EncodingSuffix(enc.name)
 			if !ok {
 				return nil, fmt.Errorf("%s: unknown encoding %q", o.Path, enc.name)
 			}
-			e.Encodings = append(e.Encodings, bfs.Encoding{Name: enc.name, Path: o.Path + suffix, Size: enc.blob.Size, SHA256: enc.blob.SHA256})
+			e.Encodings = append(e.Encodings, bakefs.Encoding{Name: enc.name, Path: o.Path + suffix, Size: enc.blob.Size, SHA256: enc.blob.SHA256})
 		}
 		m.Files[i] = e
 	}

@@ -1,11 +1,10 @@
 package pipeline
 
 import (
+	bakefs "github.com/bakefs/bakefs/fs"
 	"io/fs"
 	"sort"
 	"strings"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // ReadFile returns the bytes of one file of the result's tree: an
@@ -26,7 +25,7 @@ func (r *Result) ReadFile(name string) ([]byte, error) {
 	if i := strings.LastIndexByte(name, '.'); i > 0 {
 		if o := r.outputAt(name[:i]); o != nil {
 			for _, e := range o.encodings {
-				if suffix, _ := bfs.EncodingSuffix(e.name); o.Path+suffix == name {
+				if suffix, _ := bakefs.EncodingSuffix(e.name); o.Path+suffix == name {
 					return fetchEntry(e.data, e.blob, r.cache, e.key)
 				}
 			}

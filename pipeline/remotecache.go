@@ -9,10 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline/remote"
 	"github.com/bakefs/bakefs/transform"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // RemoteOptions configure a RemoteCache. The zero value uploads, warns
@@ -243,7 +242,7 @@ func (r *RemoteCache) upload(key string, entry []byte, outs []*output) {
 		blobs = append(blobs, blob{o.blob, o.data})
 		files = append(files, remote.File{Path: o.Path, SHA256: o.blob.SHA256, Size: o.blob.Size})
 		for _, enc := range o.encodings {
-			suffix, _ := bfs.EncodingSuffix(enc.name)
+			suffix, _ := bakefs.EncodingSuffix(enc.name)
 			blobs = append(blobs, blob{enc.blob, enc.data})
 			files = append(files, remote.File{Path: o.Path + suffix, SHA256: enc.blob.SHA256, Size: enc.blob.Size})
 		}

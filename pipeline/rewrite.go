@@ -7,10 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline/refs"
 	"github.com/bakefs/bakefs/transform"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // The rewrite pass gives the references between the files of an output
@@ -273,7 +272,7 @@ func (p *rewritePass) rewrite(f *refFile) error {
 		if !tf.o.Hashed || tf.o.Fingerprinted {
 			return "", false
 		}
-		u, _ := hashedURL(r.URL, t, bfs.HashedName(t, tf.o.blob.SHA256))
+		u, _ := hashedURL(r.URL, t, bakefs.HashedName(t, tf.o.blob.SHA256))
 		return u, true
 	})
 	var result blobRef

@@ -12,11 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/internal/golden"
 	"github.com/bakefs/bakefs/pipeline/refs"
 	"github.com/bakefs/bakefs/transform"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // Targets that the cases below refer to.
@@ -195,7 +194,7 @@ func TestRewriteResolvesToUnhashedTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := make(map[string]*bfs.Entry)
+	byName := make(map[string]*bakefs.Entry)
 	for i := range hashed.Manifest.Files {
 		e := &hashed.Manifest.Files[i]
 		byName[e.Path] = e
@@ -391,8 +390,8 @@ func TestRewriteCacheReruns(t *testing.T) {
 		t.Fatalf("stats %+v: want the sheet's chain cached, the image's run", cached.Stats)
 	}
 	clean := build(nil)
-	got, _ := bfs.EncodeManifest(cached.Manifest)
-	want, _ := bfs.EncodeManifest(clean.Manifest)
+	got, _ := bakefs.EncodeManifest(cached.Manifest)
+	want, _ := bakefs.EncodeManifest(clean.Manifest)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("cached build's manifest differs from a clean one:\n%s\n%s", got, want)
 	}
@@ -505,7 +504,7 @@ func TestRewriteMemo(t *testing.T) {
 	}
 	manifest := func(res *Result) string {
 		t.Helper()
-		b, err := bfs.EncodeManifest(res.Manifest)
+		b, err := bakefs.EncodeManifest(res.Manifest)
 		if err != nil {
 			t.Fatal(err)
 		}

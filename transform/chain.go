@@ -3,10 +3,9 @@ package transform
 import (
 	"errors"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"strings"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // A Chain is an ordered list of steps run one after the other on the assets
@@ -100,7 +99,7 @@ func (c Chain) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 			return nil, wrapStepError(assets, s.Name, err)
 		}
 		for _, a := range out {
-			if !iofs.ValidPath(a.Path) || a.Path == "." || a.Path == bfs.ManifestName {
+			if !iofs.ValidPath(a.Path) || a.Path == "." || a.Path == bakefs.ManifestName {
 				return nil, fmt.Errorf("%s: %s: produced invalid output path %q", sourceOf(assets), s.Name, a.Path)
 			}
 		}

@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/embedgen"
-	"github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 var (
@@ -200,7 +200,7 @@ func makeTree(tree string, files int, total int64) (int, int64, error) {
 	// originals and variants add up to total.
 	avg := total / int64(files)
 	var written int64
-	m := &fs.Manifest{Version: fs.ManifestVersion}
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion}
 	for i := range files {
 		var name, typ string
 		var data []byte
@@ -231,8 +231,8 @@ func makeTree(tree string, files int, total int64) (int, int64, error) {
 				data[j] = byte(rng.Uint32())
 			}
 		}
-		e := fs.Entry{Path: name, Size: int64(len(data)), Type: typ, SHA256: hexSum(data), Integrity: sri(data)}
-		e.Hashed = fs.HashedName(name, e.SHA256)
+		e := bakefs.Entry{Path: name, Size: int64(len(data)), Type: typ, SHA256: hexSum(data), Integrity: sri(data)}
+		e.Hashed = bakefs.HashedName(name, e.SHA256)
 		if err := writeFile(tree, name, data); err != nil {
 			return 0, 0, err
 		}
@@ -242,7 +242,7 @@ func makeTree(tree string, files int, total int64) (int, int64, error) {
 			zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
 			zw.Write(data)
 			zw.Close()
-			e.Encodings = []fs.Encoding{{Name: "gzip", Path: name + ".gz", Size: int64(z.Len()), SHA256: hexSum(z.Bytes())}}
+			e.Encodings = []bakefs.Encoding{{Name: "gzip", Path: name + ".gz", Size: int64(z.Len()), SHA256: hexSum(z.Bytes())}}
 			if err := writeFile(tree, name+".gz", z.Bytes()); err != nil {
 				return 0, 0, err
 			}
@@ -250,12 +250,12 @@ func makeTree(tree string, files int, total int64) (int, int64, error) {
 		}
 		m.Files = append(m.Files, e)
 	}
-	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
-	raw, err := fs.EncodeManifest(m)
+	slices.SortFunc(m.Files, func(a, b bakefs.Entry) int { return strings.Compare(a.Path, b.Path) })
+	raw, err := bakefs.EncodeManifest(m)
 	if err != nil {
 		return 0, 0, err
 	}
-	return len(m.Files), written, os.WriteFile(filepath.Join(tree, fs.ManifestName), raw, 0o644)
+	return len(m.Files), written, os.WriteFile(filepath.Join(tree, bakefs.ManifestName), raw, 0o644)
 }
 
 func hexSum(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
@@ -305,7 +305,7 @@ func makeModule(mod, repo, tree string) error {
 			return err
 		}
 	}
-	if err := run(mod, nil, "cp", filepath.Join(tree, fs.ManifestName), filepath.Join(mod, "handrt", "_data")); err != nil {
+	if err := run(mod, nil, "cp", filepath.Join(tree, bakefs.ManifestName), filepath.Join(mod, "handrt", "_data")); err != nil {
 		return err
 	}
 	hand := "package hand\n\nimport \"embed\"\n\n// FS holds the tree.\n//\n//go:embed all:_data\nvar FS embed.FS\n"

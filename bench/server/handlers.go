@@ -6,7 +6,7 @@ import (
 	iofs "io/fs"
 	"net/http"
 
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 // errNoVariant reports a file without the Brotli variant the benchmark
@@ -22,7 +22,7 @@ type handlers struct {
 // newHandlers loads the bakefs tree and checks that file is in it, with a
 // Brotli variant, and that http.FileServer can serve its bytes too.
 func newHandlers(tree iofs.FS, file string) (*handlers, error) {
-	static, err := bfs.Load(tree)
+	static, err := bakefs.Load(tree)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/embedgen"
-	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 )
 
@@ -88,10 +87,7 @@ func runBuild(env *environment, args []string) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
 	}
-	pipe := &pipeline.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}
-	if p.Cache != "" {
-		pipe.Cache = &pipeline.Cache{Dir: p.Cache, MaxSize: p.CacheSize}
-	}
+	pipe := p.Pipeline()
 	if pipe.Remote, err = remoteFlags.open(env, fs, p.RemoteCache); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/bakefs/bakefs/internal/report"
 	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 )
@@ -45,19 +46,18 @@ func runCache(env *environment, args []string) error {
 		return usageError("cache prune: unexpected argument %q", fs.Arg(0))
 	}
 	c := &pipeline.Cache{Dir: *dir}
-	limit := int64(pipeline.DefaultCacheSize)
 	if c.Dir == "" {
 		p, err := project.Load(*file)
 		if err != nil {
 			return err
 		}
-		if p.Cache == "" {
+		if c = p.Pipeline().Cache; c == nil {
 			return fmt.Errorf("%s has no cache (cache = \"\")", *file)
 		}
-		c.Dir = p.Cache
-		if p.CacheSize > 0 {
-			limit = p.CacheSize
-		}
+	}
+	limit := c.MaxSize
+	if limit <= 0 {
+		limit = pipeline.DefaultCacheSize
 	}
 	if *maxSize != "" {
 		n, err := pipeline.ParseByteSize(*maxSize)
@@ -71,6 +71,6 @@ func runCache(env *environment, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "bakefs: cache %s: removed %d entries and %d blobs (%s), %s kept\n",
-		displayPath(c.Dir), st.Entries, st.Blobs, byteSize(st.Freed), byteSize(st.Kept))
+		displayPath(c.Dir), st.Entries, st.Blobs, report.ByteSize(st.Freed), report.ByteSize(st.Kept))
 	return nil
 }

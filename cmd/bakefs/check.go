@@ -26,7 +26,9 @@ func checkBuild(ctx context.Context, env *environment, p *project.Project, jobs 
 	}
 	defer os.RemoveAll(tmp)
 	cleanTree := filepath.Join(tmp, "tree")
-	res, err := (&pipeline.Pipeline{Root: p.Src, Profile: p.Profile, Base: p.Base, Strict: p.Strict}).Run(ctx, jobs)
+	clean := p.Pipeline()
+	clean.Cache = nil
+	res, err := clean.Run(ctx, jobs)
 	if err != nil {
 		return err
 	}

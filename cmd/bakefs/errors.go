@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/bakefs/bakefs/internal/report"
 )
 
 // errUsage marks misuse: exit status 2.
@@ -32,7 +34,7 @@ func exitStatus(env *environment, err error) int {
 		fmt.Fprintf(env.stderr, "bakefs: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		return 2
 	}
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range report.ErrorLines(err, "") {
 		if strings.Contains(line, ": error: ") {
 			fmt.Fprintln(env.stderr, line) // file:line:col: error: … stands alone, as compilers print it
 		} else {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bakefs/bakefs/internal/report"
 	"github.com/bakefs/bakefs/pipeline"
 )
 
@@ -52,17 +53,11 @@ func runPipelineOnce(ctx context.Context, env *environment, p *pipeline.Pipeline
 // ran, what came from the cache (and, with a remote cache, how much of it
 // from there), and the wall time of the whole command.
 func printSummary(env *environment, res *pipeline.Result, remote bool, changed bool, out string, elapsed time.Duration) {
-	s := res.Stats
 	verb := "wrote"
 	if !changed {
 		verb = "unchanged"
 	}
-	fromRemote := ""
-	if remote {
-		fromRemote = fmt.Sprintf(" (%d remote)", s.Remote)
-	}
-	fmt.Fprintf(env.stderr, "bakefs: %d files, %s in → %s out (variants included), %d ran, %d cached%s, %s %s in %s\n",
-		s.Files, byteSize(s.BytesIn), byteSize(s.BytesOut), s.Ran, s.Cached, fromRemote, verb, displayPath(out), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(env.stderr, "bakefs: %s, %s %s in %s\n", report.Summary(res.Stats, remote), verb, displayPath(out), elapsed.Round(time.Millisecond))
 }
 
 // progressPrinter redraws one status line at most ten times a second.
@@ -77,18 +72,6 @@ func progressPrinter(env *environment) func(pipeline.Progress) {
 		}
 		last = time.Now()
 		fmt.Fprintf(env.stderr, "\r\033[K[%d/%d] %s", p.Done, p.Total, p.Path)
-	}
-}
-
-// byteSize formats a byte count in B, kB or MB (powers of 1000).
-func byteSize(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f kB", float64(n)/1000)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
 }
 

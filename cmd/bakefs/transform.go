@@ -12,6 +12,7 @@ import (
 
 	bfs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
+	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -102,9 +103,12 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
-	p := &pipeline.Pipeline{Root: *root, Profile: prof, Base: *base, Strict: *strict}
-	if !*noCache {
-		p.Cache = &pipeline.Cache{Dir: *cache}
+	given := &project.Project{Src: *root, Profile: prof, Base: *base, Strict: *strict, Cache: *cache}
+	if *noCache {
+		given.Cache = ""
+	}
+	p := given.Pipeline()
+	if p.Cache != nil {
 		if p.Remote, err = remoteFlags.open(env, fs, ""); err != nil {
 			return err
 		}

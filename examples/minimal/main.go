@@ -12,12 +12,12 @@ import (
 	"net/http"
 
 	"github.com/bakefs/bakefs/examples/minimal/assets"
-	"github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 func main() {
 	addr := flag.String("addr", "localhost:8080", "listen `address`")
 	flag.Parse()
 	log.Printf("serving http://%s/", *addr)
-	log.Fatal(http.ListenAndServe(*addr, assets.Handler(fs.WithIndex("index.html"))))
+	log.Fatal(http.ListenAndServe(*addr, assets.Handler(bakefs.WithIndex("index.html"))))
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/bakefs/bakefs/embedgen"
 	"github.com/bakefs/bakefs/examples/minimal/assets"
-	"github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
 	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
@@ -88,7 +88,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 
 // TestHandler serves the embedded files as main does.
 func TestHandler(t *testing.T) {
-	h := assets.Handler(fs.WithIndex("index.html"))
+	h := assets.Handler(bakefs.WithIndex("index.html"))
 	tests := []struct {
 		name, path, acceptEncoding string
 		wantType, wantEncoding     string

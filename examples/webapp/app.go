@@ -1,9 +1,8 @@
 package main
 
 import (
+	bakefs "github.com/bakefs/bakefs/fs"
 	"net/http"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // staticPrefix is the URL path under which the files of static/ are served.
@@ -37,22 +36,22 @@ func newApp(src assetSource) (http.Handler, error) {
 
 // staticHandler serves the directory static/ of a tree under staticPrefix.
 // The templates beside it are read by the pages and never served.
-func staticHandler(tree *bfs.FS) (http.Handler, error) {
+func staticHandler(tree *bakefs.FS) (http.Handler, error) {
 	static, err := staticFS(tree)
 	if err != nil {
 		return nil, err
 	}
-	return static.Handler(bfs.WithPrefix(staticPrefix)), nil
+	return static.Handler(bakefs.WithPrefix(staticPrefix)), nil
 }
 
 // staticFS returns the directory static/ of a tree. Sub of a *bfs.FS is a
 // *bfs.FS, with the handler and template helpers of its own.
-func staticFS(tree *bfs.FS) (*bfs.FS, error) {
+func staticFS(tree *bakefs.FS) (*bakefs.FS, error) {
 	sub, err := tree.Sub("static")
 	if err != nil {
 		return nil, err
 	}
-	return sub.(*bfs.FS), nil
+	return sub.(*bakefs.FS), nil
 }
 
 // securityHeaders adds the headers every response carries.

@@ -1,9 +1,8 @@
 package main
 
 import (
+	bakefs "github.com/bakefs/bakefs/fs"
 	"net/http"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // An assetSource is where the application's files come from: the build
@@ -12,10 +11,10 @@ import (
 // under /static/, and templates/, read by the pages.
 type assetSource interface {
 	// FS returns the current tree. Hold the result for one request.
-	FS() *bfs.FS
+	FS() *bakefs.FS
 	// Handler returns a handler that serves each request with what
 	// newHandler makes from the current tree.
-	Handler(newHandler func(*bfs.FS) (http.Handler, error)) (http.Handler, error)
+	Handler(newHandler func(*bakefs.FS) (http.Handler, error)) (http.Handler, error)
 	// Wrap adds what the source needs around the application's handler.
 	Wrap(h http.Handler) http.Handler
 	// Mode names the source for people: "production" or "dev".

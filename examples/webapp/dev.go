@@ -8,7 +8,7 @@ import (
 	"net/http"
 
 	"github.com/bakefs/bakefs/dev"
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 var projectFile = flag.String("project", "examples/webapp/bakefs.toml", "bakefs project `file` to build and watch (dev builds only)")
@@ -27,9 +27,9 @@ func openAssets(ctx context.Context) (assetSource, error) {
 // devSource is the development assetSource.
 type devSource struct{ srv *dev.Server }
 
-func (d devSource) FS() *bfs.FS { return d.srv.FS() }
+func (d devSource) FS() *bakefs.FS { return d.srv.FS() }
 
-func (d devSource) Handler(newHandler func(*bfs.FS) (http.Handler, error)) (http.Handler, error) {
+func (d devSource) Handler(newHandler func(*bakefs.FS) (http.Handler, error)) (http.Handler, error) {
 	return d.srv.Handler(newHandler), nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"net/http"
 
 	"github.com/bakefs/bakefs/examples/webapp/internal/assets"
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 // openAssets returns the build embedded in the binary: the package that
@@ -17,9 +17,9 @@ func openAssets(context.Context) (assetSource, error) { return embedded{}, nil }
 // embedded is the production assetSource.
 type embedded struct{}
 
-func (embedded) FS() *bfs.FS { return assets.FS }
+func (embedded) FS() *bakefs.FS { return assets.FS }
 
-func (embedded) Handler(newHandler func(*bfs.FS) (http.Handler, error)) (http.Handler, error) {
+func (embedded) Handler(newHandler func(*bakefs.FS) (http.Handler, error)) (http.Handler, error) {
 	return newHandler(assets.FS)
 }
 

@@ -2,13 +2,12 @@ package main
 
 import (
 	"bytes"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
 	iofs "io/fs"
 	"log"
 	"net/http"
 	"sync"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // pages renders the HTML pages from the templates of the current tree. The
@@ -18,7 +17,7 @@ type pages struct {
 	src assetSource
 
 	mu     sync.Mutex
-	parsed *bfs.FS
+	parsed *bakefs.FS
 	sets   map[string]*template.Template // page file name -> layout + page
 }
 
@@ -33,13 +32,13 @@ type fileInfo struct {
 	Path      string // logical path under static/
 	URLName   string // the name it is served under, usually hashed
 	Size      int64
-	Encodings []bfs.Encoding
+	Encodings []bakefs.Encoding
 }
 
 // handler renders the page file name, with data from extra when not nil.
 // The page is rendered into a buffer, so a template error gives a 500 and
 // never half a page.
-func (p *pages) handler(name string, extra func(*bfs.FS) ([]fileInfo, error)) http.Handler {
+func (p *pages) handler(name string, extra func(*bakefs.FS) ([]fileInfo, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tree := p.src.FS()
 		t, err := p.template(tree, name)
@@ -71,7 +70,7 @@ func (p *pages) handler(name string, extra func(*bfs.FS) ([]fileInfo, error)) ht
 
 // template returns the template set of the page name for tree, parsing the
 // templates again when tree is not the one they were parsed from.
-func (p *pages) template(tree *bfs.FS, name string) (*template.Template, error) {
+func (p *pages) template(tree *bakefs.FS, name string) (*template.Template, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if tree != p.parsed {
@@ -91,7 +90,7 @@ func (p *pages) template(tree *bfs.FS, name string) (*template.Template, error) 
 // parsePages parses templates/layout.html with each other file of
 // templates/, giving one set per page. The helpers asset, integrity,
 // srcset and picture resolve names under static/ to URLs under staticPrefix.
-func parsePages(tree *bfs.FS) (map[string]*template.Template, error) {
+func parsePages(tree *bakefs.FS) (map[string]*template.Template, error) {
 	static, err := staticFS(tree)
 	if err != nil {
 		return nil, err
@@ -121,7 +120,7 @@ func parsePages(tree *bfs.FS) (map[string]*template.Template, error) {
 
 // staticFiles lists the files of static/ for the about page, in path
 // order, with the name each is served under and its encodings.
-func staticFiles(tree *bfs.FS) ([]fileInfo, error) {
+func staticFiles(tree *bakefs.FS) ([]fileInfo, error) {
 	static, err := staticFS(tree)
 	if err != nil {
 		return nil, err

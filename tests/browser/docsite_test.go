@@ -5,6 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
+	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
+	"github.com/bakefs/bakefs/project"
+	_ "github.com/bakefs/bakefs/transform/steps"
+	"github.com/chromedp/chromedp"
 	"image"
 	"image/png"
 	"io"
@@ -16,13 +22,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	bfs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/pipeline"
-	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
-	"github.com/bakefs/bakefs/project"
-	_ "github.com/bakefs/bakefs/transform/steps"
-	"github.com/chromedp/chromedp"
 )
 
 // docSite is a real static site that nobody here wrote: colorzero's
@@ -110,8 +109,8 @@ type share struct{ immutable, total, script int }
 type site struct {
 	name     string
 	url      string
-	manifest *bfs.Manifest
-	names    map[string]*bfs.Entry // logical and hashed names
+	manifest *bakefs.Manifest
+	names    map[string]*bakefs.Entry // logical and hashed names
 }
 
 // copySite copies the site's files from src into dst, following symbolic
@@ -185,13 +184,13 @@ func buildSite(t *testing.T, dir, name string, hash, keepRefs bool) *site {
 	if _, err := res.WriteTree(p.Out); err != nil {
 		t.Fatal(err)
 	}
-	fsys, err := bfs.Load(os.DirFS(p.Out))
+	fsys, err := bakefs.Load(os.DirFS(p.Out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(fsys.Handler())
 	t.Cleanup(srv.Close)
-	s := &site{name: name, url: srv.URL, manifest: res.Manifest, names: make(map[string]*bfs.Entry)}
+	s := &site{name: name, url: srv.URL, manifest: res.Manifest, names: make(map[string]*bakefs.Entry)}
 	for i := range res.Manifest.Files {
 		e := &res.Manifest.Files[i]
 		s.names[e.Path] = e

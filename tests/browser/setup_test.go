@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 // The test builds everything it runs from the sources, once per process,
@@ -36,7 +36,7 @@ type fixture struct {
 	project  string // the copied project file
 	prod     string
 	devBin   string
-	manifest *bfs.Manifest
+	manifest *bakefs.Manifest
 	timings  []string
 }
 
@@ -123,11 +123,11 @@ func (f *fixture) build(part string) error {
 	}); err != nil {
 		return err
 	}
-	raw, err := os.ReadFile(filepath.Join(example, "build", "assets", bfs.ManifestName))
+	raw, err := os.ReadFile(filepath.Join(example, "build", "assets", bakefs.ManifestName))
 	if err != nil {
 		return err
 	}
-	if f.manifest, err = bfs.ParseManifest(raw); err != nil {
+	if f.manifest, err = bakefs.ParseManifest(raw); err != nil {
 		return err
 	}
 	overlay, err := writeOverlay(filepath.Join(example, "internal", "assets"), filepath.Join(f.root, "examples", "webapp", "internal", "assets"), filepath.Join(f.dir, "overlay.json"))

@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/chromedp/chromedp"
-
-	bfs "github.com/bakefs/bakefs/fs"
 )
 
 // staticPrefix is where the example serves web/static/.
@@ -98,7 +97,7 @@ func sourceGreeting(t *testing.T, file string) string {
 // bestEncoding is the encoding the runtime handler must choose among the
 // variants of e for an Accept-Encoding header without weights: br, then
 // zstd, then gzip; "" for the identity bytes.
-func bestEncoding(e bfs.Entry, acceptEncoding string) string {
+func bestEncoding(e bakefs.Entry, acceptEncoding string) string {
 	offered := make(map[string]bool)
 	for _, tok := range strings.Split(acceptEncoding, ",") {
 		name, _, _ := strings.Cut(strings.TrimSpace(tok), ";")
@@ -118,8 +117,8 @@ func bestEncoding(e bfs.Entry, acceptEncoding string) string {
 
 // hashedEntries maps the URL path of every fingerprinted static file to its
 // manifest entry.
-func hashedEntries(m *bfs.Manifest) map[string]bfs.Entry {
-	out := make(map[string]bfs.Entry)
+func hashedEntries(m *bakefs.Manifest) map[string]bakefs.Entry {
+	out := make(map[string]bakefs.Entry)
 	for _, e := range m.Files {
 		if rest, ok := strings.CutPrefix(e.Hashed, "static/"); ok {
 			out[staticPrefix+rest] = e
@@ -532,10 +531,10 @@ func checkPicture(t *testing.T, ctx context.Context, f *fixture, rec *recorder, 
 }
 
 // lookup returns the manifest entry of a logical path.
-func lookup(m *bfs.Manifest, name string) (bfs.Entry, bool) {
+func lookup(m *bakefs.Manifest, name string) (bakefs.Entry, bool) {
 	e, ok := m.Lookup(name)
 	if !ok {
-		return bfs.Entry{}, false
+		return bakefs.Entry{}, false
 	}
 	return *e, true
 }
