@@ -19,16 +19,17 @@ import (
 // finishing steps (compression, hash), over the whole result, when at
 // least one output is to have a hashed name; with Pipeline.Strict and no
 // hashed name, it only checks the references (see below). Each output
-// that has not
-// opted out (Job.KeepRefs) is scanned by the reader of its media type:
+// that has not opted out (Job.KeepRefs) is scanned by the reader of its
+// media type that package refs has registered (package refs/scan
+// registers these; a missing one is ErrNoReader):
 //
-//	text/css                    url(), @import, image-set(), sourceMappingURL (rewrite_css.go)
+//	text/css                    url(), @import, image-set(), sourceMappingURL (refs/scan/css.go)
 //	text/html                   src, href, srcset, poster, data, og:image, integrity,
-//	                            style, <style> (rewrite_html.go; Go template actions left alone)
-//	image/svg+xml               href, xlink:href, url() in attributes and <style> (rewrite_svg.go)
-//	application/manifest+json   icons[].src, screenshots[].src (rewrite_manifest.go); also a
+//	                            style, <style> (refs/scan/html.go; Go template actions left alone)
+//	image/svg+xml               href, xlink:href, url() in attributes and <style> (refs/scan/svg.go)
+//	application/manifest+json   icons[].src, screenshots[].src (refs/scan/webmanifest.go); also a
 //	                            .json file that a <link rel="manifest"> names
-//	text/javascript             the trailing sourceMappingURL comment (rewrite_sourcemap.go)
+//	text/javascript             the trailing sourceMappingURL comment (refs/scan/sourcemap.go)
 //
 // A reference resolves as localTarget says: relative ones against the
 // referring file's logical path, root-relative ones against Pipeline.Base.
