@@ -102,8 +102,7 @@ func Generate(opts Options) error {
 // place, so that a build can commit it together with the output tree it
 // embeds, or discard it when a later stage fails.
 type Update struct {
-	dir string
-	tmp string // "" when dir already holds the package
+	swap *dirswap.Update
 }
 
 // Prepare does all that Generate does except putting the package in place:
@@ -149,7 +148,8 @@ func prepare(o Options, m *fs.Manifest, raw []byte, validated bool) (*Update, er
 	// changed touches nothing.
 	o.stamp = stamp(raw, o)
 	if stampedUpToDate(o.Dir, o.stamp, owned) {
-		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
+		swap, err := dirswap.Unchanged(o.Dir)
+		return &Update{swap: swap}, err
 	}
 	if !validated {
 		if err := m.Validate(); err != nil {
@@ -165,47 +165,38 @@ func prepare(o Options, m *fs.Manifest, raw []byte, validated bool) (*Update, er
 		return nil, err
 	}
 	if owned.exists && upToDate(o.Dir, gen, files, owned.present) {
-		return &Update{dir: o.Dir}, dirswap.Clean(o.Dir)
+		swap, err := dirswap.Unchanged(o.Dir)
+		return &Update{swap: swap}, err
 	}
-	tmp, err := dirswap.Temp(o.Dir)
+	swap, err := dirswap.Prepare(o.Dir, func(tmp string) error {
+		return writePackage(tmp, o, gen, files)
+	})
 	if err != nil {
 		return nil, err
 	}
-	u := &Update{dir: o.Dir, tmp: tmp}
-	if err := writePackage(tmp, o, gen, files); err != nil {
-		u.Discard()
-		return nil, err
-	}
-	return u, nil
+	return &Update{swap: swap}, nil
 }
 
 // Changed reports whether committing the update changes the directory.
-func (u *Update) Changed() bool { return u.tmp != "" }
+func (u *Update) Changed() bool { return u.swap.Changed() }
 
 // Commit puts the package in place of Dir, after checking again that Dir
 // holds nothing but a previous package (it may have changed meanwhile). A
 // reader sees the whole old or the whole new package (see
 // dirswap.Replace).
 func (u *Update) Commit() error {
-	if u.tmp == "" {
+	if !u.swap.Changed() {
 		return nil
 	}
-	if _, err := checkOwned(u.dir); err != nil {
-		u.Discard()
+	if _, err := checkOwned(u.swap.Dir()); err != nil {
+		u.swap.Discard()
 		return err
 	}
-	err := dirswap.Replace(u.dir, u.tmp)
-	u.tmp = ""
-	return err
+	return u.swap.Commit()
 }
 
 // Discard removes an uncommitted package, leaving Dir as it was.
-func (u *Update) Discard() {
-	if u.tmp != "" {
-		os.RemoveAll(u.tmp)
-		u.tmp = ""
-	}
-}
+func (u *Update) Discard() { u.swap.Discard() }
 
 // check validates the options and returns them with defaults applied and
 // Tree and Dir made absolute.

@@ -33,8 +33,7 @@ func (r *Result) WriteTree(dir string) (changed bool, err error) {
 // replace, not yet in its place: a build commits it together with the Go
 // package made from it, or discards it when a later stage fails.
 type TreeUpdate struct {
-	dir      string
-	tmp      string // "" when dir already holds the tree
+	swap     *dirswap.Update
 	manifest []byte
 }
 
@@ -61,18 +60,16 @@ func (r *Result) prepareTree(dir, linkFrom string) (*TreeUpdate, error) {
 		return nil, err
 	}
 	if linkFrom == dir && old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
-		return &TreeUpdate{dir: dir, manifest: manifest}, dirswap.Clean(dir)
+		swap, err := dirswap.Unchanged(dir)
+		return &TreeUpdate{swap: swap, manifest: manifest}, err
 	}
-	tmp, err := dirswap.Temp(dir)
+	swap, err := dirswap.Prepare(dir, func(tmp string) error {
+		return r.fill(tmp, linkFrom, old, manifest)
+	})
 	if err != nil {
 		return nil, err
 	}
-	u := &TreeUpdate{dir: dir, tmp: tmp, manifest: manifest}
-	if err := r.fill(tmp, linkFrom, old, manifest); err != nil {
-		u.Discard()
-		return nil, err
-	}
-	return u, nil
+	return &TreeUpdate{swap: swap, manifest: manifest}, nil
 }
 
 // fill writes the tree into the empty directory tmp. Damaged cache
@@ -108,37 +105,20 @@ func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 }
 
 // Changed reports whether committing the update changes the directory.
-func (u *TreeUpdate) Changed() bool { return u.tmp != "" }
+func (u *TreeUpdate) Changed() bool { return u.swap.Changed() }
 
 // Manifest returns the bytes of the tree's manifest file.
 func (u *TreeUpdate) Manifest() []byte { return u.manifest }
 
 // Path returns where the new tree can be read before it is committed.
-func (u *TreeUpdate) Path() string {
-	if u.tmp != "" {
-		return u.tmp
-	}
-	return u.dir
-}
+func (u *TreeUpdate) Path() string { return u.swap.Path() }
 
 // Commit puts the new tree in place of the directory (see dirswap.Replace:
 // a reader sees the whole old or the whole new tree).
-func (u *TreeUpdate) Commit() error {
-	if u.tmp == "" {
-		return nil
-	}
-	err := dirswap.Replace(u.dir, u.tmp)
-	u.tmp = ""
-	return err
-}
+func (u *TreeUpdate) Commit() error { return u.swap.Commit() }
 
 // Discard removes an uncommitted update, leaving the directory as it was.
-func (u *TreeUpdate) Discard() {
-	if u.tmp != "" {
-		os.RemoveAll(u.tmp)
-		u.tmp = ""
-	}
-}
+func (u *TreeUpdate) Discard() { u.swap.Discard() }
 
 // place writes one file of the new tree, linking the old tree's copy when
 // it has the same bytes. A blob of the cache entry key that is missing or

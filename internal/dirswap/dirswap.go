@@ -2,8 +2,10 @@
 // temporary directory beside it (Temp) and put in its place (Replace) so
 // that a reader sees the complete old or the complete new directory, never
 // a mix and never no directory at all, and a failure or a crash at any
-// moment leaves the previous directory intact. The output tree and the
-// generated package of a build are both written this way.
+// moment leaves the previous directory intact. An Update holds such a
+// replacement between the two steps, so that a caller can commit several
+// together or discard them. The output tree and the generated package of a
+// build are both written this way.
 package dirswap
 
 import (
