@@ -234,7 +234,7 @@ func (p *rewritePass) read(f *refFile) error {
 	}
 	read, ok := refs.ReaderOf(f.kind)
 	if !ok {
-		return fmt.Errorf("%s: %w: no reader of %s references is registered (import %s)", f.o.Path, ErrNoReader, f.kind, refsScanPackage)
+		return fmt.Errorf("%s: %w of %s (import %s)", f.o.Path, ErrNoReader, f.kind, refsScanPackage)
 	}
 	f.refs = read(data)
 	return nil
