@@ -1,5 +1,5 @@
 // Package compress holds the finishing steps that add precompressed
-// variants of an asset: gzip (klauspost/compress), br (andybalholm/brotli)
+// variants of an asset: gzip (the standard library), br (andybalholm/brotli)
 // and zstd (klauspost/compress), each at fixed, documented levels per
 // profile so that the bytes are the same on every machine. The encoders of
 // the best levels share a memory budget (encodermem.go), and every encoder
