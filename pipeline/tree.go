@@ -16,7 +16,7 @@ import (
 
 // ErrNotTree reports an output directory that holds files but no bakefs
 // manifest: something that WriteTree will not replace.
-var ErrNotTree = errors.New("transform: not a bakefs output tree")
+var ErrNotTree = errors.New("pipeline: not a bakefs output tree")
 
 // WriteTree writes the result to dir: every output at its path, every
 // variant beside it, and the manifest at bfs.ManifestName. It reports

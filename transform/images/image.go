@@ -74,7 +74,7 @@ const DefaultJPEGQuality = 85
 
 // ErrBadImage reports a file that image steps cannot decode: malformed,
 // truncated, or not an image at all.
-var ErrBadImage = errors.New("transform: malformed image")
+var ErrBadImage = errors.New("images: malformed image")
 
 // imageFormats are the formats that image steps can write, by media type.
 var imageFormats = map[string]string{
