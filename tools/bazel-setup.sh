@@ -60,8 +60,8 @@ command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
 command -v patch >/dev/null 2>&1 || missing+=(patch)
 if [ "${#missing[@]}" -gt 0 ]; then
 	log "installing ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	apt-get -o DPkg::Lock::Timeout=300 update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}" >/dev/null
 fi
 
 command -v go >/dev/null 2>&1 || { log "go is not on PATH"; exit 1; }

@@ -34,8 +34,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "chromium-setup: installing Debian's chromium package" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2
+apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
+apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2
 
 if path=$(find_chromium); then
 	echo "$path"

@@ -20,6 +20,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "docsite-setup: installing Debian's python-colorzero-doc package" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y -qq --no-install-recommends python-colorzero-doc >&2 ||
-	{ apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends python-colorzero-doc >&2; }
+apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends python-colorzero-doc >&2 ||
+	{ apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 && apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends python-colorzero-doc >&2; }
 [ -f "$site/index.html" ]

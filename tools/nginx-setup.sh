@@ -33,7 +33,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "nginx-setup: installing Debian's nginx-light package" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
+apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
 # policy-rc.d keeps the package from starting the system's nginx on port 80.
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d.bakefs
 chmod +x /usr/sbin/policy-rc.d.bakefs
@@ -41,7 +41,7 @@ had_policy=0
 [ -e /usr/sbin/policy-rc.d ] && had_policy=1
 [ "$had_policy" = 1 ] || cp /usr/sbin/policy-rc.d.bakefs /usr/sbin/policy-rc.d
 status=0
-apt-get install -y -qq --no-install-recommends nginx-light >&2 || status=$?
+apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends nginx-light >&2 || status=$?
 [ "$had_policy" = 1 ] || rm -f /usr/sbin/policy-rc.d
 rm -f /usr/sbin/policy-rc.d.bakefs
 [ "$status" = 0 ] || exit "$status"
