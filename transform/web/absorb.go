@@ -13,10 +13,12 @@ import (
 // esbuild after their bytes, are left as they are too). The minify step
 // still minifies everything the earlier step passed through (HTML, SVG,
 // JSON, JavaScript that typescript does not read). The two steps must
-// agree on the target.
+// agree on the target, and the minify step must have no banner or footer
+// of its own, which it adds to what it minified.
 
 // absorbMinify is Absorb for a step s of esbuild's whose JavaScript target
-// is target: when next is a minify step with that target, it returns a
+// is target: when next is a minify step with that target and neither
+// banner nor footer, it returns a
 // copy of s that minify has turned into the step doing both; s itself is
 // not changed.
 func absorbMinify[S any, P interface {
@@ -24,7 +26,7 @@ func absorbMinify[S any, P interface {
 	transform.Step
 }](s P, next transform.Step, target api.Target, minify func(f P, m *minifyStep)) (transform.Step, bool) {
 	m, ok := next.(*minifyStep)
-	if !ok || m.js.Target != target {
+	if !ok || m.js.Target != target || m.js.Banner != "" || m.js.Footer != "" {
 		return nil, false
 	}
 	f := P(new(S))

@@ -160,6 +160,8 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 			MinifySyntax:      o.Minify,
 			AssetNames:        bundleAssetNames,
 			PublicPath:        o.PublicPath,
+			Banner:            bannerFor(o.Banner),
+			Footer:            bannerFor(o.Footer),
 			LogLevel:          api.LogLevelSilent,
 			// Paths stay as the source tree names them: no machine- or
 			// sandbox-specific real path gets into the output.

@@ -25,10 +25,32 @@ type ESTargetOption struct {
 	Target string `opt:"target" values:"es2015|es2016|es2017|es2018|es2019|es2020|es2021|es2022|es2023|es2024|es2025|esnext" doc:"newest JavaScript syntax the output may use; default es2020"`
 }
 
+// ESWrapOptions are the banner and footer of every step that writes
+// JavaScript or CSS with esbuild: typescript, jsx, tsx, bundle and minify.
+// esbuild puts them around each JavaScript and CSS file the step writes
+// (a bundle's imported images and fonts, and the HTML, SVG and JSON that
+// minify reads, are left as they are), and source maps account for them.
+// To keep a comment through a later minify, write it as a legal comment
+// (/*! … */, @license or @preserve).
+type ESWrapOptions struct {
+	Banner string `opt:"banner" doc:"text put before each JavaScript and CSS output, such as a license comment; default none"`
+	Footer string `opt:"footer" doc:"text put after each JavaScript and CSS output; default none"`
+}
+
+// bannerFor returns esbuild's banner or footer map of a bundle, by output
+// kind, for text; nil for "".
+func bannerFor(text string) map[string]string {
+	if text == "" {
+		return nil
+	}
+	return map[string]string{"js": text, "css": text}
+}
+
 // ESCodeOptions are the options shared by the steps that compile
 // JavaScript with esbuild: typescript, jsx, tsx and bundle.
 type ESCodeOptions struct {
 	ESTargetOption
+	ESWrapOptions
 	Sourcemap string            `opt:"sourcemap" values:"none|external|inline" doc:"external adds a .map file per output and a sourceMappingURL comment, inline embeds the maps; default none"`
 	Define    map[string]string `opt:"define" doc:"replace a global name with a constant, name:value (value is JSON or a name); default none"`
 }

@@ -155,3 +155,47 @@ func esCheckStep(t *testing.T, step, file, paths, goldenName string) {
 	}
 	golden.Check(t, goldenName, esDump(out))
 }
+
+// TestBannerFooter: banner and footer wrap each JavaScript and CSS output
+// of the esbuild steps and of minify, not the inline code of a page; a
+// minify step with a banner of its own is not absorbed, and adds it to
+// what it minified.
+func TestBannerFooter(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"a.ts":   "export const x: number = 1;\nconsole.log(x + 1);\n",
+		"s.css":  "body { color: red; }\n",
+		"p.html": "<p>hi</p><script>var a = 1;  console.log(a)</script>\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	asset := func(name string) *transform.Asset {
+		return &transform.Asset{Path: name, Source: name, Data: []byte(files[name])}
+	}
+	for _, tc := range []struct {
+		name   string
+		steps  []string
+		in     string
+		prefix string
+		suffix string
+	}{
+		{"bundle", []string{`bundle:banner="/*! MIT */",footer="//# end"`}, "a.ts", "/*! MIT */\n", "//# end\n"},
+		{"bundle absorbs minify", []string{`bundle:banner="/*! MIT */"`, "minify"}, "a.ts", "/*! MIT */\nvar o=1;", ""},
+		{"typescript", []string{`typescript:banner="/*! MIT */",footer="/* f */"`}, "a.ts", "/*! MIT */\nexport const x = 1;", "/* f */\n"},
+		{"minify js", []string{"typescript", `minify:banner="/*! B */"`}, "a.ts", "/*! B */\nexport const x=1;", ""},
+		{"minify css", []string{`minify:banner="/*! B */",footer="/* f */"`}, "s.css", "/*! B */\nbody{color:red}", "/* f */\n"},
+		{"minify after bundle is not absorbed", []string{"bundle", `minify:banner="/*! B */"`}, "a.ts", "/*! B */\nvar o=1;", ""},
+		{"minify leaves a page's inline code alone", []string{`minify:banner="/*! B */"`}, "p.html", "<p>hi</p><script>var a=1;", "</script>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := runChainText(t, root, tc.steps, asset(tc.in))
+			got := string(out[0].Data)
+			if !strings.HasPrefix(got, tc.prefix) || !strings.HasSuffix(got, tc.suffix) {
+				t.Errorf("%s gives\n%s\nwant it to start with %q and end with %q", strings.Join(tc.steps, " | "), got, tc.prefix, tc.suffix)
+			}
+		})
+	}
+}

@@ -57,6 +57,7 @@ func init() {
 // browsers.
 type MinifyOptions struct {
 	ESTargetOption
+	ESWrapOptions
 	KeepComments     bool   `opt:"keep-comments" doc:"keep HTML and SVG comments; default false (JavaScript and CSS keep only legal comments either way)"`
 	OmitEndTags      bool   `opt:"omit-end-tags" doc:"drop optional HTML end tags such as </p>, </li>, </td>; default false, as a template part may end inside an element"`
 	OmitDocumentTags bool   `opt:"omit-document-tags" doc:"drop <html>, <head> and <body> tags without attributes; default false"`
@@ -87,10 +88,12 @@ func newMinifyStep(o MinifyOptions) (transform.Step, error) {
 	}
 	css := js
 	css.Loader = api.LoaderCSS
-	markup, err := newMarkupMinifier(o, js, css)
+	markup, err := newMarkupMinifier(o, js, css) // inline code gets no banner
 	if err != nil {
 		return nil, err
 	}
+	js.Banner, js.Footer = o.Banner, o.Footer
+	css.Banner, css.Footer = o.Banner, o.Footer
 	return &minifyStep{js: js, css: css, markup: markup}, nil
 }
 

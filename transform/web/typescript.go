@@ -101,6 +101,8 @@ func newTranspileStep(loader api.Loader, exts []string, j JSXOptions) (*transpil
 			JSXFactory:      j.JSXFactory,
 			JSXFragment:     j.JSXFragment,
 			JSXImportSource: j.JSXImportSource,
+			Banner:          j.Banner,
+			Footer:          j.Footer,
 			LogLevel:        api.LogLevelSilent,
 		},
 	}

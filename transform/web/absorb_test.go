@@ -23,11 +23,11 @@ func runChainText(t *testing.T, root string, texts []string, in ...*transform.As
 	return out
 }
 
-// TestFuseMinify: a minify step after bundle gives the bytes of
+// TestAbsorbMinify: a minify step after bundle gives the bytes of
 // bundle:minify=true, source maps included; after typescript it gives
 // minified JavaScript whose map describes it; with another target it is
 // not fused and still minifies.
-func TestFuseMinify(t *testing.T) {
+func TestAbsorbMinify(t *testing.T) {
 	one := runChainText(t, esRoot, []string{"bundle:minify=true,sourcemap=external"}, esLoad(t, esRoot, "app.ts"))
 	two := runChainText(t, esRoot, []string{"bundle:sourcemap=external", "minify"}, esLoad(t, esRoot, "app.ts"))
 	if got, want := esDump(two), esDump(one); !bytes.Equal(got, want) {
