@@ -127,7 +127,7 @@ func (c *Cache) Flush() error {
 
 // cacheFormat is part of every key; change it when the entry format or the
 // meaning of a key changes.
-const cacheFormat = "bakefs-cache-5"
+const cacheFormat = "bakefs-cache-6"
 
 // cacheFile is what an entry file holds: the runs stored under one key,
 // most recent first. A key covers the input's bytes but not the files it
@@ -169,6 +169,9 @@ type cacheOutput struct {
 	Fingerprinted bool            `json:"fingerprinted,omitempty"`
 	Blob          blobRef         `json:"blob"`
 	Encodings     []cacheEncoding `json:"encodings,omitempty"`
+	// Warnings are the asset's (transform.Asset.Warnings), so that a
+	// cached run reports them as the run that made it did.
+	Warnings []*transform.SourceError `json:"warnings,omitempty"`
 }
 
 type cacheEncoding struct {
@@ -403,7 +406,7 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 			return nil, err
 		}
 		written += n
-		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, Blob: o.blob}
+		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, Blob: o.blob, Warnings: o.warnings}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {

@@ -19,6 +19,8 @@ type output struct {
 	// keepRefs leaves the output's references alone (Job.KeepRefs);
 	// rewritten says the rewrite pass changed its bytes.
 	keepRefs, rewritten bool
+	// warnings are the asset's (transform.Asset.Warnings).
+	warnings []*transform.SourceError
 	// finishing is the job's finishing steps, run by Pipeline.finish.
 	finishing transform.Chain
 	// src is the job that made the output, in the run that holds it.
@@ -51,7 +53,7 @@ func newOutput(a *transform.Asset, source string) *output {
 	o := &output{
 		Path: a.Path, Source: a.Source, Type: a.MediaTypeOf(),
 		Width: a.Width, Height: a.Height, Hashed: a.Hashed, Fingerprinted: a.Fingerprinted,
-		blob: newBlobRef(a.Data, true), data: a.Data,
+		blob: newBlobRef(a.Data, true), data: a.Data, warnings: a.Warnings,
 	}
 	if o.Source == "" {
 		o.Source = source
@@ -68,6 +70,7 @@ func outputFromCache(co cacheOutput, key string) *output {
 	o := &output{
 		Path: co.Path, Source: co.Source, Type: co.Type,
 		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob, key: key,
+		warnings: co.Warnings,
 	}
 	for _, e := range co.Encodings {
 		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob, key: key})

@@ -43,8 +43,9 @@ type Pipeline struct {
 	// served ("/static/"), against which the rewrite pass resolves
 	// root-relative references (/static/img/a.png); "" means "/".
 	Base string
-	// Strict makes a reference to a local file that is not in the output
-	// tree an error instead of a warning (see rewrite.go).
+	// Strict makes every warning an error that stops the run: a
+	// reference to a local file that is not in the output tree (see
+	// rewrite.go), and the steps' (transform.Asset.Warnings).
 	Strict bool
 	// Incremental, when set together with Cache, carries what this run
 	// makes to the next run that shares it, which then answers unchanged
@@ -75,8 +76,9 @@ type Stats struct {
 type Result struct {
 	Manifest *bakefs.Manifest
 	Stats    Stats
-	// Warnings are the mistakes that did not stop the run (references to
-	// files that are not in the tree), sorted; each is a *SourceError.
+	// Warnings are the mistakes that did not stop the run (the steps'
+	// transform.Asset.Warnings, references to files that are not in the
+	// tree), sorted; each is a *SourceError.
 	Warnings []error
 
 	outputs []*output // sorted by Path, as Manifest.Files
@@ -199,11 +201,15 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	if err := checkUnique(res.outputs); err != nil {
 		return nil, err
 	}
+	if err := p.stepWarnings(res); err != nil {
+		return nil, err
+	}
 	warnings, err := p.rewrite(ctx, res.outputs)
 	if err != nil {
 		return nil, err
 	}
-	res.Warnings = warnings
+	res.Warnings = append(res.Warnings, warnings...)
+	sortErrors(res.Warnings)
 	if err := p.finish(ctx, res.outputs); err != nil {
 		return nil, err
 	}
@@ -467,4 +473,26 @@ func (p *Pipeline) maxInputSize() int64 {
 		return DefaultMaxInputSize
 	}
 	return p.MaxInputSize
+}
+
+// stepWarnings gives res the warnings of its outputs' assets, or, with
+// Strict, fails with them as errors.
+func (p *Pipeline) stepWarnings(res *Result) error {
+	var errs []error
+	for _, o := range res.outputs {
+		for _, w := range o.warnings {
+			if p.Strict {
+				e := *w
+				e.Warning = false
+				errs = append(errs, &e)
+			} else {
+				res.Warnings = append(res.Warnings, w)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sortErrors(errs)
+		return errors.Join(errs...)
+	}
+	return nil
 }

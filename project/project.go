@@ -14,7 +14,7 @@
 //	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
 //	hash     = true             # fingerprint every output (hashed names)
 //	base     = "/static/"       # URL path the output tree's root is served under (default "/")
-//	strict   = false            # a reference to a file not in the tree is an error, not a warning
+//	strict   = false            # warnings are errors (a reference to a file not in the tree)
 //
 //	[package]                   # optional: bakefs build also writes a Go package
 //	dir    = "internal/assets"
@@ -94,8 +94,8 @@ type Project struct {
 	// Base is the URL path the output tree's root is served under, for
 	// root-relative references; "" means "/".
 	Base string
-	// Strict makes a reference to a local file that is not in the tree an
-	// error.
+	// Strict makes every warning an error: a reference to a local file
+	// that is not in the tree, a classic script a bundle keeps nothing of.
 	Strict  bool
 	Package *Package // nil when the project writes no Go package
 	Rules   []Rule

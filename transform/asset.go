@@ -26,6 +26,11 @@ type Asset struct {
 	// serves it as immutable, and references to it are not rewritten.
 	Fingerprinted bool
 
+	// Warnings are mistakes found in making the asset that do not stop
+	// the build, such as an import that a bundle keeps nothing of. They
+	// are reported after the run (errors with Pipeline.Strict) and cached
+	// with the asset. A step adds to them on a Clone, by append.
+	Warnings []*SourceError
 	// Absorbed, when not nil, is the step after the one that made the
 	// asset, whose work that step did already (see Absorber): that step
 	// passes the asset through.
@@ -69,5 +74,6 @@ func (a *Asset) MediaTypeOf() string {
 func (a *Asset) Clone() *Asset {
 	c := *a
 	c.Encodings = append([]Encoding(nil), a.Encodings...)
+	c.Warnings = append([]*SourceError(nil), a.Warnings...)
 	return &c
 }

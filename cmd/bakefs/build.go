@@ -26,7 +26,8 @@ src, href and srcset in HTML, href in SVG, icons in web app manifests,
 sourceMappingURL comments) are rewritten to the hashed names of their
 targets; root-relative ones resolve against the project's base. A
 reference to a local file that is not in the tree is a warning, an error
-with strict = true or --strict.
+with strict = true or --strict; so is an imported classic script (no import
+or export) of which a bundle keeps nothing.
 
 --check builds everything again without the cache into a temporary
 directory and compares it byte for byte with the current tree and package;
@@ -65,7 +66,7 @@ func runBuild(env *environment, args []string) error {
 	fs := newFlagSet(env, "build", buildManual)
 	file := fs.String("f", project.DefaultFile, "project `file`")
 	check := fs.Bool("check", false, "rebuild without the cache and compare with the current output; write nothing")
-	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error, not a warning")
+	strict := fs.Bool("strict", false, "warnings are errors: a reference to a local file that is not in the tree, a classic script a bundle keeps nothing of")
 	remoteFlags := addRemoteFlags(fs)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err

@@ -60,7 +60,7 @@ func runTransform(env *environment, args []string) error {
 	cache := fs.String("cache", ".bakefs-cache", "cache `dir`")
 	noCache := fs.Bool("no-cache", false, "run every step, read and write no cache, local or remote (for Bazel actions)")
 	base := fs.String("base", "/", "public URL `path` of the tree's root, for root-relative references")
-	strict := fs.Bool("strict", false, "a reference to a local file that is not in the tree is an error")
+	strict := fs.Bool("strict", false, "warnings are errors: a reference to a local file that is not in the tree, a classic script a bundle keeps nothing of")
 	noRewrite := fs.Bool("no-rewrite", false, "leave references between files as they are")
 	var asIs listFlag
 	fs.Var(&asIs, "tree-as-is", "as --tree, references in its files left as they are (repeatable)")

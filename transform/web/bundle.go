@@ -58,8 +58,11 @@ import (
 // ctx.Depend and ctx.DependDir, so that a cache re-runs the bundle when one
 // changes (see bundle_inputs.go). An import that resolves outside ctx.Root
 // is an error. Errors are SourceErrors "file:line:col: error: <esbuild's text>"
-// with 1-based byte columns, naming the importing file; warnings are
-// dropped.
+// with 1-based byte columns, naming the importing file; esbuild's warnings
+// are dropped. An imported file that holds code, neither imports nor
+// exports, and of which the bundle keeps nothing (a classic script, see
+// bundle_classic.go) gives a warning on the main output (Asset.Warnings),
+// an error with strict.
 
 func init() {
 	transform.Register("bundle", "1", "bundle an entry point and its imports (JS, TS, JSX, CSS, images, fonts) into one file with esbuild", transform.Content, newBundleStep)
@@ -311,6 +314,10 @@ func (s *bundleStep) one(ctx *transform.Context, a *transform.Asset) ([]*transfo
 	if loader == api.LoaderCSS {
 		main = stem + ".css"
 	}
+	warnings, err := classicScriptWarnings(root, r.Metafile, entryRel, path.Join(path.Dir(a.Path), main))
+	if err != nil {
+		return nil, fmt.Errorf("reading esbuild metafile: %w", err)
+	}
 	var out []*transform.Asset
 	for _, f := range r.OutputFiles {
 		rel, err := filepath.Rel(outDir, f.Path)
@@ -325,6 +332,7 @@ func (s *bundleStep) one(ctx *transform.Context, a *transform.Asset) ([]*transfo
 		if rel == main {
 			o = a.Clone()
 			o.Path, o.Source, o.Type, o.Encodings, o.Data = path.Join(path.Dir(a.Path), rel), sourceName(a), "", nil, f.Contents
+			o.Warnings = append(o.Warnings, warnings...)
 		}
 		o.Absorbed = s.absorbed
 		out = append(out, o)
