@@ -3,21 +3,20 @@ package dev
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"reflect"
-
-	"github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
 	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
 	_ "github.com/bakefs/bakefs/transform/steps"
+	"path/filepath"
+	"reflect"
 )
 
 // buildResult is what one build made.
 type buildResult struct {
-	fs       *fs.FS
-	manifest *fs.Manifest
+	fs       *bakefs.FS
+	manifest *bakefs.Manifest
 	data     *storeFS // the output tree, in the store
 	src      string   // the project's source root
 	stats    pipeline.Stats
@@ -74,7 +73,7 @@ func (s *Server) buildOnce(ctx context.Context) (*buildResult, error) {
 		return res, err
 	}
 	// The store holds bytes verified against the manifest: no Stat per file.
-	if res.fs, err = fs.NewVerified(res.data, out.Manifest); err != nil {
+	if res.fs, err = bakefs.NewVerified(res.data, out.Manifest); err != nil {
 		s.store.release(res.data)
 		return res, err
 	}
@@ -149,7 +148,7 @@ func (s *Server) takeChanged() (map[string]bool, bool) {
 }
 
 // sameManifest reports whether two builds describe the same tree.
-func sameManifest(a, b *fs.Manifest) bool {
+func sameManifest(a, b *bakefs.Manifest) bool {
 	return reflect.DeepEqual(a, b)
 }
 

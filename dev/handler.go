@@ -2,10 +2,9 @@ package dev
 
 import (
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"net/http"
 	"sync"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // Handler returns a handler that serves each request with the handler
@@ -19,14 +18,14 @@ import (
 // Unavailable (Middleware answers them first with the errors). An error
 // from newHandler is logged and answered with 500 and its text: the dev
 // server runs on the developer's machine.
-func (s *Server) Handler(newHandler func(*fs.FS) (http.Handler, error)) http.Handler {
+func (s *Server) Handler(newHandler func(*bakefs.FS) (http.Handler, error)) http.Handler {
 	var (
 		mu   sync.Mutex
-		made *fs.FS
+		made *bakefs.FS
 		h    http.Handler
 		err  error
 	)
-	current := func(f *fs.FS) (http.Handler, error) {
+	current := func(f *bakefs.FS) (http.Handler, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if f != made {

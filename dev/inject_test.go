@@ -2,14 +2,13 @@ package dev
 
 import (
 	"bytes"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 func TestInjectScript(t *testing.T) {
@@ -35,8 +34,8 @@ func TestInjectScript(t *testing.T) {
 // devHandler serves the test project's files at / with Middleware, as
 // bakefs dev does.
 func devHandler(s *Server) http.Handler {
-	return s.Middleware(s.Handler(func(f *fs.FS) (http.Handler, error) {
-		return f.Handler(fs.WithIndex("index.html")), nil
+	return s.Middleware(s.Handler(func(f *bakefs.FS) (http.Handler, error) {
+		return f.Handler(bakefs.WithIndex("index.html")), nil
 	}))
 }
 

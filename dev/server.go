@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/report"
+	"github.com/bakefs/bakefs/pipeline"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/internal/report"
-	"github.com/bakefs/bakefs/pipeline"
 )
 
 // Options configure a Server. The zero value is ready to use.
@@ -78,10 +77,10 @@ type Server struct {
 // the last failed attempt together with the build still served.
 type build struct {
 	gen      uint64
-	fs       *fs.FS
-	manifest *fs.Manifest // to skip no-op rebuilds
-	src      string       // the project's source root, for messages
-	err      error        // the last build failed: fs is the one before
+	fs       *bakefs.FS
+	manifest *bakefs.Manifest // to skip no-op rebuilds
+	src      string           // the project's source root, for messages
+	err      error            // the last build failed: fs is the one before
 }
 
 // New loads the project file and builds it once. A build that fails is not
@@ -117,7 +116,7 @@ func New(projectFile string, opts Options) (*Server, error) {
 // FS returns the runtime FS of the latest successful build, or nil when
 // no build has succeeded yet. Each build gives a new FS; hold the one
 // returned for the whole of a request.
-func (s *Server) FS() *fs.FS { return s.cur.Load().fs }
+func (s *Server) FS() *bakefs.FS { return s.cur.Load().fs }
 
 // Generation returns the number of the build that FS returns: 1 for the
 // first successful build, 0 before it. A rebuild whose output is unchanged

@@ -3,6 +3,8 @@ package dev
 import (
 	"bytes"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/pipeline"
 	"io"
 	iofs "io/fs"
 	"os"
@@ -12,9 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/pipeline"
 )
 
 // A store holds the bytes of the builds a Server still serves, one copy
@@ -42,7 +41,7 @@ func newStore(dir string) *store {
 // add fetches the files of res that the store lacks and returns the data
 // of its tree, described by m, for fs.NewVerified. The tree stays in the
 // store until release.
-func (st *store) add(res *pipeline.Result, m *fs.Manifest) (*storeFS, error) {
+func (st *store) add(res *pipeline.Result, m *bakefs.Manifest) (*storeFS, error) {
 	type file struct {
 		name, sum string
 		size      int64
@@ -147,7 +146,7 @@ func (st *store) release(t *storeFS) {
 // manifest (an entry's or a variant's); there are no directories.
 type storeFS struct {
 	dir string
-	m   *fs.Manifest      // the tree; not changed after the build
+	m   *bakefs.Manifest  // the tree; not changed after the build
 	mem map[string][]byte // the tree's files that the store keeps in memory, by sum
 }
 

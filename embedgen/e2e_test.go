@@ -2,14 +2,13 @@ package embedgen
 
 import (
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // e2eTree is the tree of the end-to-end test: the small tree and names that
@@ -80,7 +79,7 @@ func TestEndToEnd(t *testing.T) {
 	run(gobin, "build", "-o", bin, "./cmd/check")
 	// ./... must not reach into _data, where x.go is not Go.
 	run(gobin, "vet", "./...")
-	got := run(bin, filepath.Join(tree, fs.ManifestName))
+	got := run(bin, filepath.Join(tree, bakefs.ManifestName))
 	t.Logf("check printed:\n%s", got)
 
 	var want strings.Builder

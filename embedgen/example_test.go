@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/bakefs/bakefs/embedgen"
-	"github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 // ExampleGenerate writes a package from an output tree of two files and
@@ -63,7 +63,7 @@ func ExampleGenerate() {
 // writeExampleTree writes files and their manifest, with fingerprinted
 // names, to the directory tree.
 func writeExampleTree(tree string, files map[string]string) error {
-	m := &fs.Manifest{Version: fs.ManifestVersion}
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion}
 	for name, body := range files {
 		if err := os.MkdirAll(filepath.Join(tree, filepath.Dir(name)), 0o755); err != nil {
 			return err
@@ -73,22 +73,22 @@ func writeExampleTree(tree string, files map[string]string) error {
 		}
 		sum := sha256.Sum256([]byte(body))
 		sri := sha512.Sum384([]byte(body))
-		e := fs.Entry{
+		e := bakefs.Entry{
 			Path:      name,
 			Size:      int64(len(body)),
 			Type:      "text/plain; charset=utf-8",
 			SHA256:    hex.EncodeToString(sum[:]),
 			Integrity: "sha384-" + base64.StdEncoding.EncodeToString(sri[:]),
 		}
-		e.Hashed = fs.HashedName(name, e.SHA256)
+		e.Hashed = bakefs.HashedName(name, e.SHA256)
 		m.Files = append(m.Files, e)
 	}
 	// The manifest lists files sorted by path.
-	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(m.Files, func(a, b bakefs.Entry) int { return strings.Compare(a.Path, b.Path) })
 	raw, err := json.MarshalIndent(m, "", "  ")
 	raw = append(raw, '\n') // the canonical form ends with a newline
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(tree, fs.ManifestName), raw, 0o644)
+	return os.WriteFile(filepath.Join(tree, bakefs.ManifestName), raw, 0o644)
 }

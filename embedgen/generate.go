@@ -2,6 +2,8 @@ package embedgen
 
 import (
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/dirswap"
 	"go/token"
 	iofs "io/fs"
 	"os"
@@ -10,9 +12,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/internal/dirswap"
 )
 
 // Options says what Generate reads and writes. The zero value of each
@@ -127,7 +126,7 @@ func Prepare(opts Options) (*Update, error) {
 // does after writing the tree: the manifest file is then not read again.
 // m and raw must be what opts.Tree's manifest holds; every data file is
 // still verified against m when it is copied.
-func PrepareManifest(opts Options, m *fs.Manifest, raw []byte) (*Update, error) {
+func PrepareManifest(opts Options, m *bakefs.Manifest, raw []byte) (*Update, error) {
 	o, err := opts.check()
 	if err != nil {
 		return nil, err
@@ -138,7 +137,7 @@ func PrepareManifest(opts Options, m *fs.Manifest, raw []byte) (*Update, error) 
 // prepare is Prepare with checked options and the tree's manifest, which
 // it validates unless validated says that was done (and only when the
 // package is to be made).
-func prepare(o Options, m *fs.Manifest, raw []byte, validated bool) (*Update, error) {
+func prepare(o Options, m *bakefs.Manifest, raw []byte, validated bool) (*Update, error) {
 	owned, err := checkOwned(o.Dir)
 	if err != nil {
 		return nil, err
@@ -153,7 +152,7 @@ func prepare(o Options, m *fs.Manifest, raw []byte, validated bool) (*Update, er
 	}
 	if !validated {
 		if err := m.Validate(); err != nil {
-			return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, fs.ManifestName), Err: err}
+			return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, bakefs.ManifestName), Err: err}
 		}
 	}
 	files, err := treeFiles(m)
@@ -288,9 +287,9 @@ func validImportPath(p string) bool {
 // readManifest reads and validates the manifest at the root of the tree.
 // Like the tree's files, it may be a symbolic link, and must resolve to a
 // regular file.
-func readManifest(treeDir string) (*fs.Manifest, []byte, error) {
-	file := filepath.Join(treeDir, fs.ManifestName)
-	fail := func(err error) (*fs.Manifest, []byte, error) {
+func readManifest(treeDir string) (*bakefs.Manifest, []byte, error) {
+	file := filepath.Join(treeDir, bakefs.ManifestName)
+	fail := func(err error) (*bakefs.Manifest, []byte, error) {
 		return nil, nil, &iofs.PathError{Op: "read", Path: file, Err: err}
 	}
 	fi, err := os.Stat(file)
@@ -298,13 +297,13 @@ func readManifest(treeDir string) (*fs.Manifest, []byte, error) {
 		return fail(unwrapPathError(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return fail(fmt.Errorf("%w: not a regular file but %s", fs.ErrManifest, kind(fi.Mode())))
+		return fail(fmt.Errorf("%w: not a regular file but %s", bakefs.ErrManifest, kind(fi.Mode())))
 	}
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		return fail(unwrapPathError(err))
 	}
-	m, err := fs.ParseManifest(raw)
+	m, err := bakefs.ParseManifest(raw)
 	if err != nil {
 		return nil, nil, &iofs.PathError{Op: "parse", Path: file, Err: err}
 	}
@@ -314,7 +313,7 @@ func readManifest(treeDir string) (*fs.Manifest, []byte, error) {
 // treeFiles lists the files of the tree that the package embeds, sorted by
 // name, after checking that //go:embed can take each name and that no two
 // clash on a file system that ignores case.
-func treeFiles(m *fs.Manifest) ([]treeFile, error) {
+func treeFiles(m *bakefs.Manifest) ([]treeFile, error) {
 	var files []treeFile
 	for _, e := range m.Files {
 		files = append(files, treeFile{name: e.Path, size: e.Size, sha256: e.SHA256, integrity: e.Integrity})
@@ -342,7 +341,7 @@ type generatedFiles struct {
 }
 
 // generated makes the generated files of the package in memory.
-func generated(o Options, m *fs.Manifest, files []treeFile) (generatedFiles, error) {
+func generated(o Options, m *bakefs.Manifest, files []treeFile) (generatedFiles, error) {
 	var g generatedFiles
 	names := make([]string, 0, len(files)+2)
 	embedded := make([]string, 0, len(files))

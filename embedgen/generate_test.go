@@ -3,6 +3,7 @@ package embedgen
 import (
 	"bytes"
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	iofs "io/fs"
 	"maps"
 	"os"
@@ -10,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // snapshot returns every file under dir, by slash-separated relative path,
@@ -350,26 +349,26 @@ func TestErrors(t *testing.T) {
 		{
 			name: "manifest not a regular file",
 			setup: func(t *testing.T, tree, dir string) Options {
-				rm(t, tree, fs.ManifestName)
-				if err := os.Mkdir(filepath.Join(tree, fs.ManifestName), 0o755); err != nil {
+				rm(t, tree, bakefs.ManifestName)
+				if err := os.Mkdir(filepath.Join(tree, bakefs.ManifestName), 0o755); err != nil {
 					t.Fatal(err)
 				}
 				return Options{}
 			},
-			is: fs.ErrManifest, op: "read", path: fs.ManifestName, text: "not a regular file but a directory",
+			is: bakefs.ErrManifest, op: "read", path: bakefs.ManifestName, text: "not a regular file but a directory",
 		},
 		{
 			name:  "manifest missing",
-			setup: func(t *testing.T, tree, dir string) Options { rm(t, tree, fs.ManifestName); return Options{} },
-			is:    iofs.ErrNotExist, op: "read", path: fs.ManifestName,
+			setup: func(t *testing.T, tree, dir string) Options { rm(t, tree, bakefs.ManifestName); return Options{} },
+			is:    iofs.ErrNotExist, op: "read", path: bakefs.ManifestName,
 		},
 		{
 			name: "manifest not JSON",
 			setup: func(t *testing.T, tree, dir string) Options {
-				put(t, tree, fs.ManifestName, []byte("{\"version\": 1, \"files\": ["))
+				put(t, tree, bakefs.ManifestName, []byte("{\"version\": 1, \"files\": ["))
 				return Options{}
 			},
-			is: fs.ErrManifest, op: "parse", path: fs.ManifestName,
+			is: bakefs.ErrManifest, op: "parse", path: bakefs.ManifestName,
 		},
 		{
 			name: "manifest unsorted",
@@ -377,10 +376,10 @@ func TestErrors(t *testing.T) {
 				m := readTestManifest(t, tree)
 				m.Files[0], m.Files[1] = m.Files[1], m.Files[0]
 				raw := marshalUnchecked(t, m)
-				put(t, tree, fs.ManifestName, raw)
+				put(t, tree, bakefs.ManifestName, raw)
 				return Options{}
 			},
-			is: fs.ErrManifest, op: "parse", path: fs.ManifestName, text: "not sorted",
+			is: bakefs.ErrManifest, op: "parse", path: bakefs.ManifestName, text: "not sorted",
 		},
 		{
 			name: "name go:embed cannot take",
@@ -609,13 +608,13 @@ func flipLast(t *testing.T, file string) []byte {
 	return b
 }
 
-func readTestManifest(t *testing.T, tree string) *fs.Manifest {
+func readTestManifest(t *testing.T, tree string) *bakefs.Manifest {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(tree, fs.ManifestName))
+	raw, err := os.ReadFile(filepath.Join(tree, bakefs.ManifestName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := fs.ParseManifest(raw)
+	m, err := bakefs.ParseManifest(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

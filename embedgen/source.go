@@ -4,11 +4,10 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"go/format"
 	"strconv"
 	"strings"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // dataDir is the directory of the package that holds the tree's bytes. Its
@@ -24,7 +23,7 @@ const GoFile = "bakefs_embed.go"
 type sourceInput struct {
 	pkg        string
 	importPath string
-	m          *fs.Manifest
+	m          *bakefs.Manifest
 	form       ManifestForm
 	files      []string // tree names to embed, sorted
 }
@@ -154,9 +153,9 @@ func source(in sourceInput) ([]byte, error) {
 
 // writeManifest writes the manifest as a Go composite literal, leaving out
 // zero fields.
-func writeManifest(b *bytes.Buffer, m *fs.Manifest) {
+func writeManifest(b *bytes.Buffer, m *bakefs.Manifest) {
 	q := strconv.Quote
-	fmt.Fprintf(b, "// manifest lists every file of data, compiled from %s.\n", fs.ManifestName)
+	fmt.Fprintf(b, "// manifest lists every file of data, compiled from %s.\n", bakefs.ManifestName)
 	fmt.Fprintf(b, "var manifest = bakefs.Manifest{\nVersion: %d,\nFiles: []bakefs.Entry{\n", m.Version)
 	for _, e := range m.Files {
 		fmt.Fprintf(b, "{\nPath: %s,\n", q(e.Path))

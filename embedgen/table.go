@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // A ManifestForm says how the generated package holds the manifest.
@@ -70,7 +69,7 @@ const tableHeader = "# path\tsource\tsize\ttype\tsha256\thashed\tfingerprinted\t
 // Numbers are decimal; a string is written as is unless it holds a tab, a
 // line break or invalid UTF-8, or starts with a double quote, in which case
 // it is written as a Go string literal (strconv.Quote).
-func table(m *fs.Manifest) []byte {
+func table(m *bakefs.Manifest) []byte {
 	var b bytes.Buffer
 	b.WriteString(tableHeader)
 	text := func(s string) {

@@ -2,15 +2,14 @@ package embedgen
 
 import (
 	"errors"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // roundTrip writes m as a table and reads it back.
-func roundTrip(t *testing.T, m *fs.Manifest) {
+func roundTrip(t *testing.T, m *bakefs.Manifest) {
 	t.Helper()
 	tab := table(m)
 	got, err := parseTable(string(tab), m.Version)
@@ -26,16 +25,16 @@ func roundTrip(t *testing.T, m *fs.Manifest) {
 }
 
 func TestTableRoundTrip(t *testing.T) {
-	odd := fs.Entry{Path: "#not-a-comment.txt", Source: "\"quoted\"\tand tab\nand line", Size: 3, Type: "text/plain; a=\"b\"",
+	odd := bakefs.Entry{Path: "#not-a-comment.txt", Source: "\"quoted\"\tand tab\nand line", Size: 3, Type: "text/plain; a=\"b\"",
 		SHA256: strings.Repeat("a", 64), Hashed: "x\r\ny", Integrity: "sha384-x", Width: -1, Height: 1 << 40,
-		Encodings: []fs.Encoding{{Name: "br", Path: "", Size: 0, SHA256: "\xff\xfe"}, {Name: "gzip", Path: "a.gz", Size: 9, SHA256: "s"}}}
+		Encodings: []bakefs.Encoding{{Name: "br", Path: "", Size: 0, SHA256: "\xff\xfe"}, {Name: "gzip", Path: "a.gz", Size: 9, SHA256: "s"}}}
 	tests := []struct {
 		name string
-		m    *fs.Manifest
+		m    *bakefs.Manifest
 	}{
-		{"empty", &fs.Manifest{Version: 1}},
+		{"empty", &bakefs.Manifest{Version: 1}},
 		{"small tree", nil},
-		{"odd strings", &fs.Manifest{Version: 1, Files: []fs.Entry{odd, {Path: "b", Type: "t"}}}},
+		{"odd strings", &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{odd, {Path: "b", Type: "t"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,9 +71,9 @@ func FuzzTable(f *testing.F) {
 	f.Add("js/app.js", "js/app.ts", "text/javascript", "js/app.0123456789.js", int64(12), 0, "gzip", "js/app.js.gz")
 	f.Add("\"", "\t", "\n", "\r", int64(-1), 1<<30, "", "\xff")
 	f.Fuzz(func(t *testing.T, path, source, typ, hashed string, size int64, width int, enc, encPath string) {
-		m := &fs.Manifest{Version: 1, Files: []fs.Entry{
+		m := &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{
 			{Path: path, Source: source, Size: size, Type: typ, SHA256: typ + path, Hashed: hashed, Integrity: source, Width: width, Height: -width,
-				Encodings: []fs.Encoding{{Name: enc, Path: encPath, Size: -size, SHA256: hashed}}},
+				Encodings: []bakefs.Encoding{{Name: enc, Path: encPath, Size: -size, SHA256: hashed}}},
 			{Path: encPath, Type: enc},
 		}}
 		roundTrip(t, m)

@@ -8,14 +8,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/bakefs/bakefs/fs"
 )
 
 // A testFile is one logical file of a test tree.
@@ -31,18 +30,18 @@ type testFile struct {
 // writeTree writes an output tree of files under dir, with a correct
 // manifest (built with the fs types, by hand), and returns the manifest.
 // extra adds variants with the given encoding name and bytes.
-func writeTree(t testing.TB, dir string, files []testFile) *fs.Manifest {
+func writeTree(t testing.TB, dir string, files []testFile) *bakefs.Manifest {
 	t.Helper()
-	m := &fs.Manifest{Version: fs.ManifestVersion}
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion}
 	for _, f := range files {
 		body := []byte(f.body)
-		e := fs.Entry{Path: f.path, Source: f.source, Size: int64(len(body)), Type: f.typ,
+		e := bakefs.Entry{Path: f.path, Source: f.source, Size: int64(len(body)), Type: f.typ,
 			SHA256: hexSHA256(body), Integrity: sri(body), Width: f.width, Height: f.height}
 		if e.Type == "" {
 			e.Type = "text/plain; charset=utf-8"
 		}
 		if f.hashed {
-			e.Hashed = fs.HashedName(f.path, e.SHA256)
+			e.Hashed = bakefs.HashedName(f.path, e.SHA256)
 		}
 		put(t, dir, f.path, body)
 		variants := map[string][]byte{}
@@ -53,28 +52,28 @@ func writeTree(t testing.TB, dir string, files []testFile) *fs.Manifest {
 			variants[name] = []byte(b)
 		}
 		for _, name := range slices.Sorted(maps.Keys(variants)) {
-			suffix, _ := fs.EncodingSuffix(name)
+			suffix, _ := bakefs.EncodingSuffix(name)
 			b := variants[name]
-			e.Encodings = append(e.Encodings, fs.Encoding{Name: name, Path: f.path + suffix, Size: int64(len(b)), SHA256: hexSHA256(b)})
+			e.Encodings = append(e.Encodings, bakefs.Encoding{Name: name, Path: f.path + suffix, Size: int64(len(b)), SHA256: hexSHA256(b)})
 			put(t, dir, f.path+suffix, b)
 		}
 		m.Files = append(m.Files, e)
 	}
-	slices.SortFunc(m.Files, func(a, b fs.Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(m.Files, func(a, b bakefs.Entry) int { return strings.Compare(a.Path, b.Path) })
 	putManifest(t, dir, m)
 	return m
 }
 
 // putManifest writes m as the manifest of the tree dir, without
 // validating it (tests of invalid manifests use it too).
-func putManifest(t testing.TB, dir string, m *fs.Manifest) {
+func putManifest(t testing.TB, dir string, m *bakefs.Manifest) {
 	t.Helper()
 	raw, err := json.MarshalIndent(m, "", "  ")
 	raw = append(raw, '\n') // the canonical form ends with a newline
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, dir, fs.ManifestName, raw)
+	put(t, dir, bakefs.ManifestName, raw)
 }
 
 func put(t testing.TB, dir, name string, data []byte) {
@@ -129,7 +128,7 @@ func smallTree() []testFile {
 
 // marshalUnchecked encodes m as JSON without validating it, to write
 // invalid manifests.
-func marshalUnchecked(t testing.TB, m *fs.Manifest) []byte {
+func marshalUnchecked(t testing.TB, m *bakefs.Manifest) []byte {
 	t.Helper()
 	raw, err := json.Marshal(m)
 	if err != nil {

@@ -305,6 +305,47 @@ func TestWriteTreeRefusesForeignDir(t *testing.T) {
 	}
 }
 
+// TestWriteTreeKeepsForeignFiles: a file put into a tree by hand is not
+// deleted by the next tree written there, which is refused, naming it;
+// CheckTree refuses a directory of other files before any work, and takes
+// a tree, an empty directory or none.
+func TestWriteTreeKeepsForeignFiles(t *testing.T) {
+	root := writeSources(t, sampleSources)
+	out := filepath.Join(t.TempDir(), "out")
+	for _, dir := range []string{out, t.TempDir()} {
+		if err := CheckTree(dir); err != nil {
+			t.Fatalf("CheckTree(%s) = %v for a missing or empty directory", dir, err)
+		}
+	}
+	res, err := (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "test-upper"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.WriteTree(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckTree(out); err != nil {
+		t.Fatalf("CheckTree of a tree: %v", err)
+	}
+	mine := filepath.Join(out, "dir", "mine.txt")
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "test-upper:suffix=.up"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.WriteTree(out); !errors.Is(err, ErrNotTree) || !strings.Contains(err.Error(), "holds dir/mine.txt") {
+		t.Fatalf("WriteTree over a tree with a file of its own = %v, want ErrNotTree naming dir/mine.txt", err)
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "mine" {
+		t.Fatalf("the file put into the tree is gone: %v", err)
+	}
+	if err := CheckTree(root); !errors.Is(err, ErrNotTree) || !strings.Contains(err.Error(), "remove it, or write the tree to another directory") {
+		t.Fatalf("CheckTree of the sources = %v, want ErrNotTree saying how to proceed", err)
+	}
+}
+
 func TestChainOrder(t *testing.T) {
 	_, err := transform.ParseChain([]string{"test-mark", "test-upper"})
 	if err == nil || !strings.Contains(err.Error(), "step 2: transform: bad option: test-upper changes the bytes, so it must come before test-mark") {

@@ -5,13 +5,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/dirswap"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
-
-	bfs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/internal/dirswap"
 )
 
 // ErrNotTree reports an output directory that holds files but no bakefs
@@ -42,34 +42,44 @@ type TreeUpdate struct {
 // and returns it uncommitted. When dir already holds this exact manifest
 // and every file it lists with the listed size, nothing is written and the
 // update changes nothing. A dir that exists, is not empty and has no
-// manifest is refused with ErrNotTree, so that a mistaken path never
-// deletes sources.
+// manifest, or whose files are not all listed by its manifest, is refused
+// with ErrNotTree, so that a mistaken path never deletes sources and a
+// file put into the tree by hand is not lost.
 func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
-	return r.prepareTree(dir, dir)
-}
-
-// prepareTree is PrepareTree with the files of the tree linkFrom linked
-// where they have the bytes needed.
-func (r *Result) prepareTree(dir, linkFrom string) (*TreeUpdate, error) {
-	manifest, err := bfs.EncodeManifest(r.Manifest)
+	manifest, err := bakefs.EncodeManifest(r.Manifest)
 	if err != nil {
 		return nil, err
 	}
-	old, err := readTree(linkFrom)
+	old, err := readTree(dir)
 	if err != nil {
 		return nil, err
 	}
-	if linkFrom == dir && old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
+	if old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
 		swap, err := dirswap.Unchanged(dir)
 		return &TreeUpdate{swap: swap, manifest: manifest}, err
 	}
+	if old != nil {
+		if err := old.checkOwned(dir); err != nil {
+			return nil, err
+		}
+	}
 	swap, err := dirswap.Prepare(dir, func(tmp string) error {
-		return r.fill(tmp, linkFrom, old, manifest)
+		return r.fill(tmp, dir, old, manifest)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &TreeUpdate{swap: swap, manifest: manifest}, nil
+}
+
+// CheckTree reports whether dir may take an output tree before any work
+// is done for it: it is missing, empty, or holds a bakefs tree. Otherwise
+// the error wraps ErrNotTree and says how to proceed. PrepareTree checks
+// the same, and also refuses to replace a tree that holds files its
+// manifest does not list.
+func CheckTree(dir string) error {
+	_, err := readTree(dir)
+	return err
 }
 
 // fill writes the tree into the empty directory tmp. Damaged cache
@@ -92,7 +102,7 @@ func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 			return err
 		}
 		for _, e := range o.encodings {
-			suffix, _ := bfs.EncodingSuffix(e.name)
+			suffix, _ := bakefs.EncodingSuffix(e.name)
 			if err := place(e.key, o.Path+suffix, e.blob, e.data); err != nil {
 				return err
 			}
@@ -101,7 +111,7 @@ func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 	if damaged != nil {
 		return damaged
 	}
-	return os.WriteFile(filepath.Join(tmp, bfs.ManifestName), manifest, 0o644)
+	return os.WriteFile(filepath.Join(tmp, bakefs.ManifestName), manifest, 0o644)
 }
 
 // Changed reports whether committing the update changes the directory.
@@ -156,7 +166,7 @@ type tree struct {
 func (t *tree) sum(name string) string {
 	t.once.Do(func() {
 		t.sums = make(map[string]string)
-		if m, err := bfs.ParseManifest(t.raw); err == nil {
+		if m, err := bakefs.ParseManifest(t.raw); err == nil {
 			for _, e := range m.Files {
 				t.sums[e.Path] = e.SHA256
 				for _, enc := range e.Encodings {
@@ -168,10 +178,34 @@ func (t *tree) sum(name string) string {
 	return t.sums[name]
 }
 
+// checkOwned returns an error wrapping ErrNotTree when dir, the tree
+// whose manifest t read, holds a file that the manifest does not list
+// (nor the manifest itself): the first in path order. An unreadable
+// manifest lists nothing and is not checked, so that a damaged tree is
+// made anew.
+func (t *tree) checkOwned(dir string) error {
+	if _, err := bakefs.ParseManifest(t.raw); err != nil {
+		return nil
+	}
+	return filepath.WalkDir(dir, func(file string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, file)
+		if err != nil {
+			return err
+		}
+		if name := filepath.ToSlash(rel); name != bakefs.ManifestName && t.sum(name) == "" {
+			return fmt.Errorf("%w: %s holds %s, which its %s does not list, so bakefs did not write it and will not delete it; move it out of the tree, or write the tree to another directory", ErrNotTree, dir, name, bakefs.ManifestName)
+		}
+		return nil
+	})
+}
+
 // readTree reads dir's manifest. It returns nil for a missing or empty dir,
 // and ErrNotTree for a dir with other content.
 func readTree(dir string) (*tree, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, bfs.ManifestName))
+	raw, err := os.ReadFile(filepath.Join(dir, bakefs.ManifestName))
 	if errors.Is(err, os.ErrNotExist) {
 		f, err := os.Open(dir)
 		if errors.Is(err, os.ErrNotExist) {
@@ -184,7 +218,7 @@ func readTree(dir string) (*tree, error) {
 		if _, err := f.Readdirnames(1); err == io.EOF {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%w: %s has files but no %s; refusing to replace it", ErrNotTree, dir, bfs.ManifestName)
+		return nil, fmt.Errorf("%w: %s has files but no %s, so bakefs did not write it and will not replace it; remove it, or write the tree to another directory", ErrNotTree, dir, bakefs.ManifestName)
 	}
 	if err != nil {
 		return nil, err
@@ -193,7 +227,7 @@ func readTree(dir string) (*tree, error) {
 }
 
 // treeComplete reports whether dir has every file of m with its size.
-func treeComplete(dir string, m *bfs.Manifest) bool {
+func treeComplete(dir string, m *bakefs.Manifest) bool {
 	ok := func(name string, size int64) bool {
 		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 		return err == nil && fi.Mode().IsRegular() && fi.Size() == size

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/embedgen"
+	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 )
 
@@ -87,6 +88,9 @@ func runBuild(env *environment, args []string) error {
 		return interruptible(func(ctx context.Context, _ *committer) error {
 			return checkBuild(ctx, env, p, jobs)
 		})
+	}
+	if err := pipeline.CheckTree(p.Out); err != nil {
+		return fmt.Errorf("%s: out: %w", p.File, err) // before any work
 	}
 	pipe := p.Pipeline()
 	if pipe.Remote, err = remoteFlags.open(env, fs, p.RemoteCache); err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/bakefs/bakefs/dev"
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/project"
 )
 
@@ -70,12 +70,12 @@ func serveDev(ctx context.Context, env *environment, args []string) error {
 	if !strings.HasPrefix(*prefix, "/") {
 		return usageError("dev: -prefix %q must start with /", *prefix)
 	}
-	opts := []bfs.HandlerOption{bfs.WithPrefix(*prefix)}
+	opts := []bakefs.HandlerOption{bakefs.WithPrefix(*prefix)}
 	if *index != "" {
-		opts = append(opts, bfs.WithIndex(*index))
+		opts = append(opts, bakefs.WithIndex(*index))
 	}
 	if *spa != "" {
-		opts = append(opts, bfs.WithSPAFallback(*spa))
+		opts = append(opts, bakefs.WithSPAFallback(*spa))
 	}
 
 	projectRemote := ""
@@ -92,7 +92,7 @@ func serveDev(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	defer srv.Close()
-	assets := srv.Handler(func(f *bfs.FS) (h http.Handler, err error) {
+	assets := srv.Handler(func(f *bakefs.FS) (h http.Handler, err error) {
 		defer func() {
 			// An option that does not fit this build (a -spa file it lacks)
 			// makes Handler panic; in dev that is an error to show.

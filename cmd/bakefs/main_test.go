@@ -159,3 +159,24 @@ func TestTransformMergeKeepsVariants(t *testing.T) {
 		t.Fatalf("a content step kept stale variants:\n%s", r)
 	}
 }
+
+// TestBuildRefusesForeignOut: a project whose out holds files bakefs did
+// not write fails before any work (no step runs, no cache is made),
+// leaves the files as they are and says how to proceed.
+func TestBuildRefusesForeignOut(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "web", "a.css"), "a { color: red }\n")
+	writeFile(t, filepath.Join(dir, "dist", "notes.txt"), "mine\n")
+	project := filepath.Join(dir, "bakefs.toml")
+	writeFile(t, project, "src = \"web\"\nout = \"dist\"\n\n[[rule]]\nmatch = \"*.css\"\nsteps = [\"minify\"]\n")
+	code, _, stderr := runCLI(t, "build", "-f", project)
+	if code != 1 || !strings.Contains(stderr, "bakefs.toml: out: pipeline: not a bakefs output tree") || !strings.Contains(stderr, "remove it, or write the tree to another directory") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 naming out and saying how to proceed", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".bakefs-cache")); !os.IsNotExist(err) {
+		t.Errorf("the build did work before refusing: the cache exists (%v)", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "dist", "notes.txt")); err != nil || string(b) != "mine\n" {
+		t.Errorf("dist/notes.txt: %q, %v", b, err)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/internal/nginxtest"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,9 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	bfs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/internal/nginxtest"
 )
 
 // cloneExample copies the example web application's sources and project
@@ -137,11 +136,11 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 	// One action result for each job, and one for the finishing steps
 	// (compression) of each output that has them.
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(first), "build", "assets", bfs.ManifestName))
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(first), "build", "assets", bakefs.ManifestName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := bfs.ParseManifest(raw)
+	m, err := bakefs.ParseManifest(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

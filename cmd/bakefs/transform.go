@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	bfs "github.com/bakefs/bakefs/fs"
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/project"
 	"github.com/bakefs/bakefs/transform"
@@ -103,6 +103,9 @@ func runTransform(env *environment, args []string) error {
 	if len(jobs) == 0 {
 		return usageError("transform: no inputs (give FILE arguments, --file or --tree)")
 	}
+	if err := pipeline.CheckTree(*out); err != nil {
+		return fmt.Errorf("--out: %w", err) // before any work
+	}
 	given := &project.Project{Src: *root, Profile: prof, Base: *base, Strict: *strict, Cache: *cache}
 	if *noCache {
 		given.Cache = ""
@@ -179,11 +182,11 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 	}
 	for i, dir := range append(append([]string(nil), trees...), asIs...) {
 		keep := i >= len(trees)
-		raw, err := os.ReadFile(filepath.Join(dir, bfs.ManifestName))
+		raw, err := os.ReadFile(filepath.Join(dir, bakefs.ManifestName))
 		if err != nil {
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
-		m, err := bfs.ParseManifest(raw)
+		m, err := bakefs.ParseManifest(raw)
 		if err != nil {
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
