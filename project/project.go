@@ -56,14 +56,11 @@ package project
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/bakefs/bakefs/pipeline"
 	"github.com/bakefs/bakefs/pipeline/remote"
@@ -107,17 +104,6 @@ type Package struct {
 	Dir, Name, ImportPath string
 }
 
-// A Rule maps patterns to a chain.
-type Rule struct {
-	Match []string
-	Steps []string // as written, compression and hash included
-	Chain transform.Chain
-	// KeepRefs is rewrite = false: the references in the rule's outputs
-	// are left as they are.
-	KeepRefs bool
-	line     int
-}
-
 // fileFormat mirrors the TOML.
 type fileFormat struct {
 	Src       string       `toml:"src"`
@@ -138,14 +124,6 @@ type packageTOML struct {
 	Dir    string `toml:"dir"`
 	Name   string `toml:"name"`
 	Import string `toml:"import"`
-}
-
-type ruleTOML struct {
-	Match    any       `toml:"match"`
-	Steps    []string  `toml:"steps"`
-	Compress *[]string `toml:"compress"`
-	Hash     *bool     `toml:"hash"`
-	Rewrite  *bool     `toml:"rewrite"`
 }
 
 var compressSteps = map[string]bool{"br": true, "gzip": true, "zstd": true}
@@ -238,7 +216,7 @@ func Load(file string) (*Project, error) {
 	}
 	ruleLine := 0
 	for i, r := range f.Rules {
-		ruleLine = p.lineOf("[[rule]]", ruleLine)
+		ruleLine = p.lineOf("[[rule]]", ruleLine+1)
 		rule, err := p.newRule(r, f, ruleLine)
 		if err != nil {
 			return nil, fail(rule.line, "rule %d: %v", i+1, err)
@@ -246,59 +224,6 @@ func Load(file string) (*Project, error) {
 		p.Rules = append(p.Rules, rule)
 	}
 	return p, nil
-}
-
-func (p *Project) newRule(r ruleTOML, f fileFormat, line int) (Rule, error) {
-	rule := Rule{line: line, KeepRefs: r.Rewrite != nil && !*r.Rewrite}
-	switch m := r.Match.(type) {
-	case string:
-		rule.Match = []string{m}
-	case []any:
-		for _, x := range m {
-			s, ok := x.(string)
-			if !ok {
-				return rule, errors.New("match: patterns must be strings")
-			}
-			rule.Match = append(rule.Match, s)
-		}
-	case nil:
-		return rule, errors.New("match is required")
-	default:
-		return rule, errors.New("match must be a pattern or a list of patterns")
-	}
-	for _, pat := range rule.Match {
-		if !doublestar.ValidatePattern(pat) || strings.HasPrefix(pat, "/") || strings.Contains(pat, "..") {
-			rule.line = p.lineOf(pat, line)
-			return rule, fmt.Errorf("match: bad pattern %q (relative, path.Match syntax plus **)", pat)
-		}
-	}
-	compress := f.Compress
-	if r.Compress != nil {
-		compress = *r.Compress
-	}
-	hash := f.Hash
-	if r.Hash != nil {
-		hash = *r.Hash
-	}
-	rule.Steps = append(append([]string(nil), r.Steps...), compress...)
-	if hash {
-		rule.Steps = append(rule.Steps, "hash")
-	}
-	for i, s := range r.Steps {
-		if _, err := transform.ParseChain(r.Steps[i : i+1]); err != nil {
-			rule.line = p.lineOf(s, line)
-			return rule, fmt.Errorf("steps[%d]: %v", i, errors.Unwrap(err))
-		}
-	}
-	chain, err := transform.ParseChain(rule.Steps)
-	if err != nil {
-		// An error of the whole chain, such as the order of its steps:
-		// point at the rule's steps key, where there is one.
-		rule.line = p.lineOfKey("steps", line)
-		return rule, fmt.Errorf("steps: %v", err)
-	}
-	rule.Chain = chain
-	return rule, nil
 }
 
 // lineOf returns the 1-based line of the first occurrence of text at or
@@ -328,120 +253,4 @@ func (p *Project) lineOfKey(key string, from int) int {
 		}
 	}
 	return from
-}
-
-// Jobs walks the source root once and assigns each file to the first rule
-// that matches it. A pattern that matches nothing, a path that is not valid
-// for io/fs and a symlink that leaves the source root are errors.
-func (p *Project) Jobs() ([]*pipeline.Job, error) {
-	root, err := filepath.EvalSymlinks(p.Src)
-	if err != nil {
-		return nil, fmt.Errorf("%s: source root: %w", p.File, err)
-	}
-	used := make(map[string]bool)
-	takenBy := make(map[string]string) // file -> the pattern that took it
-	var jobs []*pipeline.Job
-	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p.skipDir(file) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(root, file)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		rule, pat := p.match(name)
-		if rule == nil {
-			return nil
-		}
-		used[pat] = true
-		takenBy[name] = pat
-		if !fs.ValidPath(name) {
-			return fmt.Errorf("%s: not a valid path for io/fs", name)
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if err := checkLink(root, file, name); err != nil {
-				return err
-			}
-		}
-		jobs = append(jobs, &pipeline.Job{Path: name, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range p.Rules {
-		for _, pat := range r.Match {
-			if used[pat] {
-				continue
-			}
-			line := p.lineOf(pat, r.line)
-			// A pattern that matches files all taken by earlier patterns
-			// is shadowed: say by which one, rather than "no file".
-			for _, j := range jobs {
-				if ok, _ := doublestar.Match(pat, j.Path); ok {
-					by := takenBy[j.Path]
-					return nil, fmt.Errorf("%s:%d: pattern %q is shadowed by %q (line %d), which comes first and takes every file it matches, such as %s",
-						p.File, line, pat, by, p.patternLine(by), j.Path)
-				}
-			}
-			return nil, fmt.Errorf("%s:%d: pattern %q matches no file under %s", p.File, line, pat, p.Src)
-		}
-	}
-	return jobs, nil
-}
-
-// patternLine returns the line of the first rule pattern pat.
-func (p *Project) patternLine(pat string) int {
-	for _, r := range p.Rules {
-		if slices.Contains(r.Match, pat) {
-			return p.lineOf(pat, r.line)
-		}
-	}
-	return 0
-}
-
-// match returns the first rule and pattern that match name.
-func (p *Project) match(name string) (*Rule, string) {
-	for i := range p.Rules {
-		for _, pat := range p.Rules[i].Match {
-			if ok, _ := doublestar.Match(pat, name); ok {
-				return &p.Rules[i], pat
-			}
-		}
-	}
-	return nil, ""
-}
-
-// skipDir keeps the walk out of the output tree and the cache when they are
-// inside the source root.
-func (p *Project) skipDir(dir string) bool {
-	for _, d := range []string{p.Out, p.Cache} {
-		if d == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(d); err == nil && real == dir {
-			return true
-		}
-	}
-	return false
-}
-
-// checkLink refuses a symlink whose target is outside root or not a file.
-func checkLink(root, file, name string) error {
-	target, err := filepath.EvalSymlinks(file)
-	if err != nil {
-		return fmt.Errorf("%s: broken symlink: %w", name, err)
-	}
-	rel, err := filepath.Rel(root, target)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s: symlink points outside the source root", name)
-	}
-	return nil
 }

@@ -87,7 +87,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown step", "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = \"*\"\nsteps = [\n  \"minify\",\n  \"minfy\",\n]\n", `bakefs.toml:8: rule 1: steps[1]: transform: unknown step "minfy"`},
 		{"step syntax", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"*\"\nsteps = [\"gzip:level\"]\n", `bakefs.toml:5: rule 1: steps[0]: step "gzip:level": column 11: expected '=' after option name "level"`},
 		{"bad pattern", "src = \"web\"\nout = \"b\"\n[[rule]]\nmatch = \"../*\"\nsteps = []\n", `bakefs.toml:4: rule 1: match: bad pattern "../*"`},
-		{"match missing", "src = \"web\"\nout = \"b\"\n[[rule]]\nsteps = []\n", "rule 1: match is required"},
+		{"match missing", "src = \"web\"\nout = \"b\"\n[[rule]]\nsteps = []\n", "rule 1: match (or concat and output) is required"},
 		{"remote cache scheme", "src = \"web\"\nout = \"b\"\nremote_cache = \"grpc://cache:9092\"\n[[rule]]\nmatch = \"*\"\nsteps = []\n", `bakefs.toml:3: remote_cache: remote: bad remote cache URL: grpc://cache:9092: want an http:// or https:// URL`},
 		{"remote cache credentials", "src = \"web\"\nout = \"b\"\nremote_cache = \"https://ci:tok@cache\"\n[[rule]]\nmatch = \"*\"\nsteps = []\n", `bakefs.toml:3: remote_cache: credentials do not belong in the project file; give them in $BAKEFS_REMOTE_HEADER or --remote-header`},
 		{"step order", "src = \"web\"\nout = \"b\"\n\n[[rule]]\nmatch = \"steps/*\"\n\nsteps = [\"gzip\", \"minify\"]\n", `bakefs.toml:7: rule 1: steps: `},

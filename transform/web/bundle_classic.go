@@ -68,7 +68,7 @@ func classicScriptWarnings(root, metafile, entryRel, bundle string) ([]*transfor
 		}
 		warnings = append(warnings, &transform.SourceError{File: p, Warning: true, Msg: fmt.Sprintf(
 			"%s keeps nothing of this file: it neither imports nor exports, so once bundled its top-level names are not globals; "+
-				"load a classic script with its own <script> tag, or export what other files use", bundle)})
+				"join classic scripts in order with the concat step, load one with its own <script> tag, or export what other files use", bundle)})
 	}
 	return warnings, nil
 }

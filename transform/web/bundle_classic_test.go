@@ -38,7 +38,7 @@ func TestBundleWarnsClassicScripts(t *testing.T) {
 	for _, w := range out[0].Warnings {
 		got = append(got, w.Error())
 	}
-	if len(got) != 1 || !strings.HasPrefix(got[0], "gestures.js: warning: entry.js keeps nothing of this file") || !strings.Contains(got[0], "<script> tag") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "gestures.js: warning: entry.js keeps nothing of this file") || !strings.Contains(got[0], "concat step") {
 		t.Errorf("warnings %q, want one about gestures.js", got)
 	}
 }
