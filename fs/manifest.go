@@ -50,7 +50,9 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // Rules: files are sorted by path and paths are unique and valid
 // (io/fs.ValidPath); every path, hashed name and encoding path names a
 // distinct file of the tree (hashed names are aliases resolved through the
-// manifest and have no bytes of their own); encodings are sorted by name and
+// manifest; on disk, bakefs build also gives each hashed file and variant
+// its hashed name as a hard link, for static servers, which the manifest
+// does not list and readers ignore); encodings are sorted by name and
 // each name appears once; size and sha256 describe the exact bytes of the
 // file or variant. Width and height are set for images. The encoding is
 // canonical: what encoding/json writes with two-space indentation and HTML

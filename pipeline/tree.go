@@ -111,6 +111,9 @@ func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 	if damaged != nil {
 		return damaged
 	}
+	if err := linkStatic(tmp, r.Manifest); err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(tmp, bakefs.ManifestName), manifest, 0o644)
 }
 
@@ -161,16 +164,20 @@ type tree struct {
 	sums map[string]string // file in the tree -> SHA-256
 }
 
-// sum returns the SHA-256 the old manifest lists for a file of the tree,
-// or "" when it lists none (or cannot be parsed).
+// sum returns the SHA-256 the old manifest lists for a file of the tree
+// (its second names included, see staticNames), or "" when it lists none
+// (or cannot be parsed).
 func (t *tree) sum(name string) string {
 	t.once.Do(func() {
 		t.sums = make(map[string]string)
 		if m, err := bakefs.ParseManifest(t.raw); err == nil {
-			for _, e := range m.Files {
+			for i, e := range m.Files {
 				t.sums[e.Path] = e.SHA256
 				for _, enc := range e.Encodings {
 					t.sums[enc.Path] = enc.SHA256
+				}
+				for _, n := range staticNames(&m.Files[i]) {
+					t.sums[n.name] = n.sha256
 				}
 			}
 		}
@@ -226,18 +233,24 @@ func readTree(dir string) (*tree, error) {
 	return &tree{raw: raw}, nil
 }
 
-// treeComplete reports whether dir has every file of m with its size.
+// treeComplete reports whether dir has every file of m with its size,
+// under its second names too.
 func treeComplete(dir string, m *bakefs.Manifest) bool {
 	ok := func(name string, size int64) bool {
 		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 		return err == nil && fi.Mode().IsRegular() && fi.Size() == size
 	}
-	for _, e := range m.Files {
+	for i, e := range m.Files {
 		if !ok(e.Path, e.Size) {
 			return false
 		}
 		for _, enc := range e.Encodings {
 			if !ok(enc.Path, enc.Size) {
+				return false
+			}
+		}
+		for _, n := range staticNames(&m.Files[i]) {
+			if !ok(n.name, n.size) {
 				return false
 			}
 		}
