@@ -42,8 +42,9 @@ test: vet test-go test-browser test-bazel
 # The packages that run work concurrently also run under the race detector.
 RACE_PACKAGES := ./transform/... ./pipeline/... ./fs/... ./dev/... ./embedgen/... ./cmd/... ./internal/...
 
-# The browser test runs in test-browser, after Chromium is installed; the
-# remote cache tests start nginx, installed first. test-go ends with build
+# The browser test runs in test-browser, after Chromium and nginx (which
+# serves a tree as a static site) are installed; the remote cache tests
+# start nginx, installed first. test-go ends with build
 # --check: each example's tree and package must be what a clean build
 # without the cache writes.
 test-go: assets
@@ -55,6 +56,7 @@ test-go: assets
 	$(BAKEFS) build --check -f examples/minimal/bakefs.toml
 
 test-browser: assets
+	bash tools/nginx-setup.sh >/dev/null
 	bash tools/chromium-setup.sh
 	bash tools/docsite-setup.sh
 	$(GO) test -count=1 ./tests/browser/...

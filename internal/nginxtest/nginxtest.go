@@ -67,17 +67,39 @@ func Start(t testing.TB) *Server {
 		t.Skip(msg)
 	}
 	dir := t.TempDir()
-	s := &Server{Root: filepath.Join(dir, "cache"), dir: dir, done: make(chan struct{})}
-	if err := os.MkdirAll(s.Root, 0o755); err != nil {
+	root := filepath.Join(dir, "cache")
+	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return start(t, bin, dir, root, davServer)
+}
+
+// StartStatic runs nginx on a free loopback port serving the directory
+// root with StaticServer, and stops it when the test ends; without nginx
+// it skips or fails as Start does.
+func StartStatic(t testing.TB, root string) *Server {
+	t.Helper()
+	bin := Binary()
+	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("nginx not found (set $NGINX or run tools/nginx-setup.sh)")
+		}
+		t.Skip("nginx not found (set $NGINX or run tools/nginx-setup.sh)")
+	}
+	return start(t, bin, t.TempDir(), root, StaticServer)
+}
+
+// start runs nginx with the server block server (of a port and root).
+func start(t testing.TB, bin, dir, root, server string) *Server {
+	t.Helper()
+	s := &Server{Root: root, dir: dir, done: make(chan struct{})}
 	var lastErr string
 	for attempt := 0; attempt < 5; attempt++ {
 		port, err := freePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.start(bin, port); err != nil {
+		if err := s.start(bin, port, server); err != nil {
 			lastErr = err.Error()
 			continue // the port was taken between the probe and nginx
 		}
@@ -89,7 +111,8 @@ func Start(t testing.TB) *Server {
 }
 
 // config is the whole configuration: one process (so that Kill stops
-// everything), logs and temporary files in the test's directory.
+// everything), logs and temporary files in the test's directory; its
+// server block is davServer or StaticServer.
 const config = `daemon off;
 master_process off;
 pid %[1]s/nginx.pid;
@@ -103,18 +126,42 @@ http {
 	uwsgi_temp_path %[1]s/uwsgi;
 	scgi_temp_path %[1]s/scgi;
 	client_max_body_size 0;
-	server {
-		listen 127.0.0.1:%[2]d;
-		root %[3]s;
-		dav_methods PUT;
-		create_full_put_path on;
-	}
+	include /etc/nginx/mime.types;
+	%[2]s
 }
 `
 
-func (s *Server) start(bin string, port int) error {
+// davServer is the server block of a remote cache (Start).
+const davServer = `server {
+		listen 127.0.0.1:%[1]d;
+		root %[2]s;
+		dav_methods PUT;
+		create_full_put_path on;
+	}`
+
+// StaticServer is the server block that serves a bakefs output tree as
+// a static site, the way the README advises: the tree's root at /,
+// precompressed .gz siblings to clients that accept gzip, hashed names
+// (app.3f2a1b9c0d.js) cached for a year as immutable, every other file
+// revalidated (no-cache). %[1]d is the port, %[2]s the tree.
+const StaticServer = `map $uri $bakefs_cache_control {
+		"~\.[0-9a-f]{10}\.[^/]+$" "public, max-age=31536000, immutable";
+		default "no-cache";
+	}
+	server {
+		listen 127.0.0.1:%[1]d;
+		root %[2]s;
+		gzip_static on;
+		gzip_vary on;
+		add_header Cache-Control $bakefs_cache_control;
+		location / {
+			try_files $uri $uri/index.html =404;
+		}
+	}`
+
+func (s *Server) start(bin string, port int, server string) error {
 	conf := filepath.Join(s.dir, "nginx.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf(config, s.dir, port, s.Root)), 0o644); err != nil {
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf(config, s.dir, fmt.Sprintf(server, port, s.Root))), 0o644); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(s.dir, "error.log"))
