@@ -12,8 +12,8 @@ import (
 
 	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/internal/nginxtest"
-	"github.com/bakefs/bakefs/project"
 	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
+	"github.com/bakefs/bakefs/project"
 	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
