@@ -3,54 +3,8 @@
 //
 // A project file is TOML: it has comments, reads well as a list of rules,
 // and its parser reports the line and column of a mistake. Every path in it
-// is relative to the directory of the file.
-//
-//	src      = "web"            # source root (required)
-//	out      = "build/assets"   # output tree + manifest (required)
-//	cache    = ".bakefs-cache"  # cache directory; "" disables it (default ".bakefs-cache")
-//	cache_size = "1GiB"         # bound of the cache, least recently used pruned first (default 1GiB)
-//	remote_cache = "https://cache.example.com"  # shared cache (Bazel HTTP protocol); no credentials here
-//	profile  = "release"        # or "dev": faster compression levels
-//	compress = ["br", "gzip", "zstd"]  # variants added to every rule's chain
-//	hash     = true             # fingerprint every output (hashed names)
-//	base     = "/static/"       # URL path the output tree's root is served under (default "/")
-//	strict   = false            # warnings are errors (a reference to a file not in the tree)
-//
-//	[package]                   # optional: bakefs build also writes a Go package
-//	dir    = "internal/assets"
-//	name   = "assets"
-//	import = "example.com/app/internal/assets"
-//
-//	[[rule]]
-//	match = "js/app.ts"                            # one pattern or a list
-//	steps = ["bundle:format=esm", "minify"]        # the step language
-//
-//	[[rule]]
-//	match = ["**/*.css", "**/*.svg"]
-//	steps = ["minify"]
-//
-//	[[rule]]
-//	match    = "img/*.jpg"
-//	steps    = ["srcset:widths=480+960"]
-//	compress = []                                  # overrides the top level
-//
-//	[[rule]]
-//	match   = "vendor/**"
-//	steps   = []
-//	rewrite = false                                # leave its references as they are
-//
-// Each source file goes to the first rule that matches it; files that no
-// rule matches are left out. Patterns use path.Match syntax plus "**" for
-// zero or more directories. A pattern that matches no file is an error that
-// names it, and one whose files all go to earlier patterns is reported as
-// shadowed by the first of them. A rule's chain is its steps, then its compression steps, then
-// "hash" when hashing is on.
-//
-// With hashing on, the references between output files (url() in CSS; src,
-// href, srcset in HTML and templates; href in SVG; icons of web app
-// manifests; sourceMappingURL comments) are rewritten to the hashed names
-// of their targets, relative ones resolved against the referring file and
-// root-relative ones against base (see pipeline.Pipeline.Base).
+// is relative to the directory of the file. Reference lists every key
+// (bakefs help project prints it).
 package project
 
 import (

@@ -44,6 +44,7 @@ import (
 	"os"
 
 	_ "github.com/bakefs/bakefs/pipeline/refs/scan"
+	"github.com/bakefs/bakefs/project"
 	_ "github.com/bakefs/bakefs/transform/steps"
 )
 
@@ -92,6 +93,10 @@ func run(env *environment, args []string) int {
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) > 1 && args[1] == "project" {
+			fmt.Fprint(env.stdout, project.Reference)
+			return 0
+		}
 		if len(args) > 1 {
 			name, args = args[1], []string{args[1], "--help"}
 		} else {
@@ -114,7 +119,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "\tbakefs %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nRun 'bakefs help COMMAND' for a command's flags and examples.\n")
+	fmt.Fprintf(w, "\nRun 'bakefs help COMMAND' for a command's flags and examples, 'bakefs help project'\nfor every key of a project file.\n")
 	fmt.Fprintf(w, "\nEnvironment: BAKEFS_CPUPROFILE=FILE and BAKEFS_MEMPROFILE=FILE write a CPU profile\nof the run and a heap profile at its end, for go tool pprof.\n")
 }
 

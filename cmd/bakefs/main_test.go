@@ -69,6 +69,9 @@ func TestHelpTeaches(t *testing.T) {
 			}
 		})
 	}
+	if code, stdout, _ := runCLI(t, "help", "project"); code != 0 || !strings.Contains(stdout, "strip_prefix") || !strings.Contains(stdout, "concat") {
+		t.Fatalf("bakefs help project: exit %d\n%s", code, stdout)
+	}
 	code, stdout, _ := runCLI(t, "steps", "resize")
 	if code != 0 || !strings.Contains(stdout, "width") {
 		t.Fatalf("bakefs steps resize: exit %d\n%s", code, stdout)
