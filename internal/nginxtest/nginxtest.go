@@ -58,14 +58,7 @@ func Start(t testing.TB) *Server {
 		// these tests.
 		t.Skip("nginx does not start in Bazel's sandbox; go test runs the remote-cache tests")
 	}
-	bin := Binary()
-	if bin == "" {
-		msg := "nginx not found (set $NGINX or run tools/nginx-setup.sh, which installs Debian's nginx-light)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := need(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, "cache")
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -79,14 +72,22 @@ func Start(t testing.TB) *Server {
 // it skips or fails as Start does.
 func StartStatic(t testing.TB, root string) *Server {
 	t.Helper()
+	return start(t, need(t), t.TempDir(), root, StaticServer)
+}
+
+// need returns the nginx executable; without one it skips the test, or
+// fails it when the CI variable is set (CI must run it).
+func need(t testing.TB) string {
+	t.Helper()
 	bin := Binary()
 	if bin == "" {
+		msg := "nginx not found (set $NGINX or run tools/nginx-setup.sh, which installs Debian's nginx-light)"
 		if os.Getenv("CI") != "" {
-			t.Fatal("nginx not found (set $NGINX or run tools/nginx-setup.sh)")
+			t.Fatal(msg)
 		}
-		t.Skip("nginx not found (set $NGINX or run tools/nginx-setup.sh)")
+		t.Skip(msg)
 	}
-	return start(t, bin, t.TempDir(), root, StaticServer)
+	return bin
 }
 
 // start runs nginx with the server block server (of a port and root).
