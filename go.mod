@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/andybalholm/brotli v1.3.0
+	github.com/bakefs/bakefs/fs v0.0.0-00010101000000-000000000000
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
@@ -25,3 +26,7 @@ require (
 	github.com/ebitengine/purego v0.8.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 )
+
+// The runtime is a module of its own (fs/go.mod); this repository builds
+// the tool against the runtime beside it. A release tags both (tools/release.sh).
+replace github.com/bakefs/bakefs/fs => ./fs

@@ -74,6 +74,9 @@ want() { local s; for s in "${SECTIONS[@]}"; do [ "$s" = "$1" ] && return 0; don
 out() { printf '%s\n' "$@" >>"$RESULTS"; }
 # bytes FILE...: total size in bytes.
 bytes() { cat "$@" | wc -c | tr -d ' '; }
+# runtime_module NAME DIR writes DIR/go.mod of module NAME, which depends on
+# this checkout's runtime (fs/, a module of its own) as an application does.
+runtime_module() { printf 'module %s\n\ngo 1.26\n\nreplace github.com/bakefs/bakefs/fs => %s/fs\n' "$1" "$ROOT" >"$2/go.mod"; }
 # treebytes DIR: total size of the files under DIR but manifests and index pages.
 treebytes() { find "$1" -type f ! -name bakefs-manifest.json ! -name index.html -print0 | xargs -0 cat | wc -c | tr -d ' '; }
 
@@ -446,8 +449,7 @@ if want serve; then
   mkdir -p "$e/srv/site"
   cp bench/server/main.go bench/server/handlers.go "$e/srv/"
   cp bench/server/site/README.md "$e/srv/site/"
-  cp go.sum "$e/srv/"
-  printf 'module benchserver\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$e/srv/go.mod"
+  runtime_module benchserver "$e/srv"
   "$BAKEFS" transform --no-cache --root "$e/src/web" --out "$e/srv/site/tree" \
     --step bundle:format=esm --step minify --compress br,gzip \
     --file "js/app.ts=$e/src/web/ts/all.ts" 2>>"$WORK/build.log"
@@ -499,8 +501,7 @@ if want compile; then
   (cd "$f/src/web" && xargs "$BAKEFS" transform --no-cache --root . --out "$f/tree" <"$f/files.txt") 2>>"$WORK/build.log"
   mod=$f/mod
   mkdir -p "$mod"
-  cp go.sum "$mod/"
-  printf 'module benchembed\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$mod/go.mod"
+  runtime_module benchembed "$mod"
   "$BAKEFS" embed --tree "$f/tree" --out "$mod/bakefsassets" --package bakefsassets
   mkdir -p "$mod/embedassets" "$mod/bindataassets" "$mod/vfsgenassets"
   cp -r "$f/tree" "$mod/embedassets/tree"
@@ -682,8 +683,7 @@ real_tree() {
   # under pipefail).
   (cd "$NM/bootstrap-icons/icons" && mapfile -t icons < <(LC_ALL=C ls) && cp -t "$w/icons/" "${icons[@]:0:840}")
   cp /usr/share/fonts/truetype/lato/Lato-{Regular,Bold,Italic,BoldItalic}.ttf "$w/fonts/lato/"
-  printf 'module benchreal\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$REAL/go.mod"
-  cp go.sum "$REAL/"
+  runtime_module benchreal "$REAL"
   cat >"$REAL/bakefs.toml" <<'EOF'
 # The real mixed tree of bench/run.sh (sections j, l, m, n).
 src   = "web"
@@ -936,8 +936,7 @@ if want css; then
   mkdir -p "$o/srv/site" "$o/statigz"
   cp bench/server/main.go bench/server/handlers.go "$o/srv/"
   cp bench/server/site/README.md "$o/srv/site/"
-  cp go.sum "$o/srv/"
-  printf 'module benchserver\n\ngo 1.26\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n' "$ROOT" >"$o/srv/go.mod"
+  runtime_module benchserver "$o/srv"
   "$BAKEFS" transform --no-cache --root "$(dirname "$css")" --out "$o/srv/site/tree" --compress br,gzip "$css" 2>>"$WORK/build.log"
   (cd "$o/srv" && GOFLAGS=-mod=mod go build -o "$WORK/bin/server" .)
   # statigz gets the same file and the same .br and .gz bytes as sidecars.

@@ -5,7 +5,6 @@ import (
 	bakefs "github.com/bakefs/bakefs/fs"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,30 +25,18 @@ func e2eTree() []testFile {
 }
 
 // TestEndToEnd generates two packages (one per manifest form) from a tree
-// into a temporary module that uses this repository, builds a program that
+// into a temporary module that uses this repository's runtime, builds a program that
 // imports both, vets them, runs the program and compares its report with
 // what the manifest says.
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("no go command on PATH:", err)
-	}
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(repo, "go.mod")); err != nil {
-		t.Fatal(err)
-	}
 	work := t.TempDir()
 	tree := filepath.Join(work, "tree")
 	m := writeTree(t, tree, e2eTree())
 	mod := filepath.Join(work, "mod")
-	gomod := fmt.Sprintf("module example.test\n\ngo 1.26.0\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n", repo)
-	put(t, mod, "go.mod", []byte(gomod))
+	app := newAppModule(t, mod, "example.test", "1.26.0")
 	main, err := os.ReadFile(filepath.Join("testdata", "e2e", "main.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -64,22 +51,11 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
-	run := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = mod, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
 	bin := filepath.Join(work, "check")
-	run(gobin, "build", "-o", bin, "./cmd/check")
+	app.goCmd("build", "-o", bin, "./cmd/check")
 	// ./... must not reach into _data, where x.go is not Go.
-	run(gobin, "vet", "./...")
-	got := run(bin, filepath.Join(tree, bakefs.ManifestName))
+	app.goCmd("vet", "./...")
+	got := app.run(bin, filepath.Join(tree, bakefs.ManifestName))
 	t.Logf("check printed:\n%s", got)
 
 	var want strings.Builder

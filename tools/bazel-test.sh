@@ -101,9 +101,10 @@ fi
 
 # go_deps.bzl declares each module at go.mod's version, with go.sum's sum,
 # and every module that a package Bazel builds needs (the packages Gazelle
-# covers, their tests, and the examples), and no other.
+# covers, their tests, and the examples), and no other. The runtime's
+# module, fs/, is replaced by its directory: Bazel builds it as //fs.
 note "go_deps.bzl and go.mod"
-want_modules="$(go list -e -deps -test -f '{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}' \
+want_modules="$(go list -e -deps -test -f '{{with .Module}}{{if not .Main}}{{if and .Replace (eq .Replace.Version "")}}{{else}}{{.Path}}{{end}}{{end}}{{end}}' \
 	$(go list -e ./... | grep -v -e /bench -e /tests/) | sort -u)"
 have_modules="$(awk -F'"' '/importpath = / { print $2 }' go_deps.bzl | sort -u)"
 if [ "$want_modules" = "$have_modules" ]; then

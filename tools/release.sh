@@ -17,6 +17,14 @@
 # VERSION defaults to the tag at HEAD without its "v", or else to
 # 0.0.0-<commit time, UTC>-<12 hex digits of the commit>.
 #
+# The runtime, fs/, is a Go module of its own, released with the tool at the
+# same version: the commit gets two tags, vX.Y.Z (the tool's module and the
+# archive) and fs/vX.Y.Z (the runtime's module, as the go command names a
+# module in a subdirectory). For a release version X.Y.Z the script checks
+# that fs/go.mod requires nothing and that the tool's go.mod requires
+# github.com/bakefs/bakefs/fs vX.Y.Z (so that `go get` of the tool resolves
+# the runtime it was tested with), and prints the two tags to push.
+#
 # Usage: tools/release.sh [--out DIR] [--url-base URL] [--worktree] [VERSION]
 #   --out DIR       where to write the archive (default: dist)
 #   --url-base URL  where the archive will be published, for the stanza
@@ -75,6 +83,19 @@ case "$version" in
 */* | *' '* | '') die "version $version: not a file name" ;;
 esac
 name="bakefs-$version"
+
+runtime=github.com/bakefs/bakefs/fs
+if grep -Eq '^[[:space:]]*require([[:space:]]|\(|$)' fs/go.mod; then
+	die "fs/go.mod has a require directive; the runtime depends on the standard library only"
+fi
+release=false
+if [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+	release=true
+	required="$(GOWORK=off GOFLAGS=-mod=mod go list -m -f '{{.Version}}' "$runtime")"
+	if [ "$required" != "v$version" ]; then
+		die "go.mod requires $runtime ${required:-(nothing)}, not v$version; run: go mod edit -require=$runtime@v$version, commit, and release that commit"
+	fi
+fi
 [ -n "$url_base" ] || url_base="https://github.com/bakefs/bakefs/releases/download/v$version"
 
 mkdir -p "$out"
@@ -84,6 +105,10 @@ mv "$archive.tmp" "$archive"
 sha="$(sha256sum "$archive" | cut -c1-64)"
 
 printf 'release: wrote %s (%s bytes) from %s\n' "$archive" "$(wc -c <"$archive")" "$commit" >&2
+if $release; then
+	printf 'release: tag the commit for the tool and the runtime, then push both tags:\n  git tag v%s %s && git tag fs/v%s %s\n  git push origin v%s fs/v%s\n' \
+		"$version" "$commit" "$version" "$commit" "$version" "$version" >&2
+fi
 cat <<EOF
 http_archive(
     name = "com_github_bakefs_bakefs",

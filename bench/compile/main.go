@@ -287,7 +287,7 @@ func countFiles(dir string) int {
 // makeModule writes the module bench.test with the three packages and a
 // command for each.
 func makeModule(mod, repo, tree string) error {
-	gomod := fmt.Sprintf("module bench.test\n\ngo 1.26.0\n\nrequire github.com/bakefs/bakefs v0.0.0\n\nreplace github.com/bakefs/bakefs => %s\n", repo)
+	gomod := fmt.Sprintf("module bench.test\n\ngo 1.26.0\n\nreplace github.com/bakefs/bakefs/fs => %s\n", filepath.Join(repo, "fs"))
 	if err := writeFile(mod, "go.mod", []byte(gomod)); err != nil {
 		return err
 	}
