@@ -32,7 +32,8 @@ import (
 // blobs/<s[:2]>/<s> for output bytes by SHA-256, and, for each project (p
 // identifies the source root, so that projects sharing a cache keep their
 // own), index/<p>.json, its index of file hashes, and index/<p>.entries,
-// the entries its last run used (see entryIndex). Every file is written to a
+// the entries its last run used (see entryIndex), and .gitignore, which
+// keeps the directory out of git. Every file is written to a
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
 // damaged entry or blob is discarded and its job runs again. A Cache is
@@ -104,7 +105,8 @@ func (c *Cache) toolIdentity() (string, error) {
 	return c.identity, c.identityErr
 }
 
-// Flush writes what the cache learned about file hashes in this run, and
+// Flush writes what the cache learned about file hashes in this run, the
+// cache directory's .gitignore if it has none (see ensureIgnored), and
 // prunes the cache when the run took it past MaxSize. The pipeline calls
 // it at the end of Run, except with Pipeline.Incremental, whose caller
 // calls it.
@@ -113,6 +115,9 @@ func (c *Cache) Flush() error {
 		return err
 	}
 	if err := c.entryIndex().save(); err != nil {
+		return err
+	}
+	if err := c.ensureIgnored(); err != nil {
 		return err
 	}
 	c.storedMu.Lock()

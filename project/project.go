@@ -32,7 +32,12 @@ var ErrProject = errors.New("project: invalid project file")
 type Project struct {
 	File  string // the project file
 	Src   string // source root
-	Out   string // output tree
+	// Out is the output tree. A project with a [package] may name none:
+	// the package embeds a copy of the tree, and the tree is then kept
+	// in the cache directory (TreeInCache), where the next build updates
+	// it.
+	Out         string
+	TreeInCache bool
 	Cache string // cache directory, "" for none
 	// CacheSize bounds the cache in bytes (pipeline.Cache.MaxSize); 0
 	// means the default.
@@ -80,6 +85,10 @@ type packageTOML struct {
 	Import string `toml:"import"`
 }
 
+// treeInCacheDir is the output tree's directory in the cache directory, for
+// a project that names no out.
+const treeInCacheDir = "tree"
+
 var compressSteps = map[string]bool{"br": true, "gzip": true, "zstd": true}
 
 // Load reads and checks a project file: unknown keys, missing fields, bad
@@ -113,16 +122,26 @@ func Load(file string) (*Project, error) {
 		return nil, fail(p.lineOf(undecoded[0].String()+" ", 0), "unknown key %q", undecoded[0].String())
 	}
 	dir := filepath.Dir(abs)
-	if f.Src == "" || f.Out == "" {
-		return nil, fail(0, "src and out are required")
+	if f.Src == "" {
+		return nil, fail(0, "src is required")
 	}
-	p.Src, p.Out = filepath.Join(dir, f.Src), filepath.Join(dir, f.Out)
+	p.Src = filepath.Join(dir, f.Src)
 	p.Cache = filepath.Join(dir, ".bakefs-cache")
 	if f.Cache != nil {
 		p.Cache = ""
 		if *f.Cache != "" {
 			p.Cache = filepath.Join(dir, *f.Cache)
 		}
+	}
+	switch {
+	case f.Out != "":
+		p.Out = filepath.Join(dir, f.Out)
+	case f.Package == nil:
+		return nil, fail(0, "out is required: without a [package], the output tree is what the build makes")
+	case p.Cache == "":
+		return nil, fail(p.lineOfKey("cache", 0), "out is required with cache = \"\": without out, the output tree is kept in the cache directory")
+	default:
+		p.Out, p.TreeInCache = filepath.Join(p.Cache, treeInCacheDir), true
 	}
 	if f.CacheSize != "" {
 		if p.CacheSize, err = pipeline.ParseByteSize(f.CacheSize); err != nil {

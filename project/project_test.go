@@ -80,7 +80,9 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"toml syntax", "src = \"web\"\nout = \n", "bakefs.toml:2: "},
 		{"unknown key", "src = \"web\"\nout = \"b\"\ncompres = [\"br\"]\n[[rule]]\nmatch=\"*\"\nsteps=[]\n", `bakefs.toml:3: unknown key "compres"`},
-		{"missing out", "src = \"web\"\n", "src and out are required"},
+		{"missing src", "out = \"b\"\n", "bakefs.toml: src is required"},
+		{"missing out", "src = \"web\"\n", "out is required: without a [package]"},
+		{"missing out, no cache", "src = \"web\"\ncache = \"\"\n[package]\ndir = \"p\"\nname = \"p\"\n", `bakefs.toml:2: out is required with cache = ""`},
 		{"bad compress", "src = \"web\"\nout = \"b\"\ncompress = [\"lzma\"]\n", `bakefs.toml:3: compress: "lzma" is not br, gzip or zstd`},
 		{"bad profile", "src = \"web\"\nout = \"b\"\nprofile = \"fast\"\n", `bakefs.toml:3: profile "fast" is not release or dev`},
 		{"no rules", "src = \"web\"\nout = \"b\"\n", "no [[rule]]"},

@@ -6,7 +6,9 @@ const Reference = `A project file (bakefs.toml) is TOML. Every path in it is rel
 directory of the file.
 
   src      = "web"            # source root (required)
-  out      = "build/assets"   # output tree + manifest (required)
+  out      = "build/assets"   # output tree + manifest (required without [package]; with
+                              # one, leave it out unless a server reads the tree itself:
+                              # the tree is then kept in the cache, in .bakefs-cache/tree)
   cache    = ".bakefs-cache"  # cache directory; "" disables it (default ".bakefs-cache")
   cache_size = "1GiB"         # bound of the cache, least recently used pruned first (default 1GiB)
   remote_cache = "https://cache.example.com"  # shared cache (Bazel HTTP protocol); no credentials here

@@ -127,7 +127,11 @@ func runBuild(env *environment, args []string) error {
 			return err
 		}
 		closeRemote(pipe.Remote)
-		printSummary(env, res, pipe.Remote != nil, changed, p.Out, time.Since(start))
+		shown := p.Out
+		if p.TreeInCache {
+			shown = p.Package.Dir
+		}
+		printSummary(env, res, pipe.Remote != nil, changed, shown, time.Since(start))
 		return nil
 	})
 }

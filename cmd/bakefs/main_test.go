@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -181,5 +182,49 @@ func TestBuildRefusesForeignOut(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "dist", "notes.txt")); err != nil || string(b) != "mine\n" {
 		t.Errorf("dist/notes.txt: %q, %v", b, err)
+	}
+}
+
+// TestBuildWithoutOut: a project with a [package] and no out writes the
+// package, keeps the tree in the cache directory (outside the source root's
+// walk when src = "."), builds unchanged the second time, and --check
+// compares the package alone, so it holds after the cache is removed; git
+// sees the package and nothing of the cache.
+func TestBuildWithoutOut(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.css"), "a { color: red }\n")
+	project := filepath.Join(dir, "bakefs.toml")
+	writeFile(t, project, "src = \".\"\n\n[package]\ndir = \"assets\"\nname = \"assets\"\n\n[[rule]]\nmatch = \"*.css\"\nsteps = [\"minify\"]\n")
+	for i, verb := range []string{"wrote", "unchanged"} {
+		code, _, stderr := runCLI(t, "build", "-f", project)
+		if code != 0 || !strings.Contains(stderr, verb+" "+filepath.Join(dir, "assets")) {
+			t.Fatalf("build %d: exit %d, stderr:\n%s\nwant %q and the package directory", i+1, code, stderr, verb)
+		}
+	}
+	tree, err := os.ReadFile(filepath.Join(dir, ".bakefs-cache", "tree", "a.css"))
+	if err != nil {
+		t.Fatalf("the tree is not in the cache directory: %v", err)
+	}
+	embedded, err := os.ReadFile(filepath.Join(dir, "assets", "_data", "a.css"))
+	if err != nil || string(embedded) != string(tree) || strings.Contains(string(tree), " ") {
+		t.Errorf("the package embeds %q (%v), the tree holds %q", embedded, err, tree)
+	}
+	// The cache directory keeps itself, and the tree in it, out of git.
+	if git, err := exec.LookPath("git"); err == nil {
+		cmd := exec.Command(git, "init", "-q", dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		cmd = exec.Command(git, "-C", dir, "status", "--porcelain", "--untracked-files=all")
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.Contains(string(out), ".bakefs-cache") || !strings.Contains(string(out), "assets/") {
+			t.Errorf("git status (%v):\n%s\nwant the package and no file of the cache", err, out)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ".bakefs-cache")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "build", "--check", "-f", project); code != 0 {
+		t.Fatalf("check after the cache was removed: exit %d, stderr:\n%s", code, stderr)
 	}
 }
