@@ -163,6 +163,15 @@ type cacheDep struct {
 	SHA256 string `json:"sha256"`
 }
 
+// path returns the dependency's file name, one relative to the source
+// root taken under root.
+func (d cacheDep) path(root string) string {
+	if d.Rel {
+		return filepath.Join(root, filepath.FromSlash(d.File))
+	}
+	return d.File
+}
+
 // cacheOutput is an output asset without its bytes, which are blobs.
 type cacheOutput struct {
 	Path          string          `json:"path"`
@@ -269,11 +278,7 @@ func (c *Cache) readEntryFile(file string) (*cacheFile, os.FileInfo, bool) {
 // taken under root.
 func (c *Cache) depsUnchanged(e *cacheEntry, root string) bool {
 	for _, d := range e.Deps {
-		p := d.File
-		if d.Rel {
-			p = filepath.Join(root, filepath.FromSlash(d.File))
-		}
-		if sum, err := c.depSum(p, d.Dir); err != nil || sum != d.SHA256 {
+		if sum, err := c.depSum(d.path(root), d.Dir); err != nil || sum != d.SHA256 {
 			return false
 		}
 	}

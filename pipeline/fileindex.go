@@ -75,13 +75,30 @@ func (x *fileIndex) sum(file string, limit int64) (stamp fileStamp, data []byte,
 		return stamp, nil, err
 	}
 	stamp.Size, stamp.SHA256 = int64(len(data)), transform.SHA256Hex(data)
+	x.mu.Lock()
 	if time.Since(fi.ModTime()) > racyWindow {
-		x.mu.Lock()
 		x.entries[abs] = stamp
 		x.dirty = true
-		x.mu.Unlock()
+	} else if ok {
+		delete(x.entries, abs) // stale, and too recent to replace
+		x.dirty = true
 	}
+	x.mu.Unlock()
 	return stamp, data, nil
+}
+
+// knownSize returns the size of file in the stamp this run's index holds
+// for it, if any.
+func (x *fileIndex) knownSize(file string) (int64, bool) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return 0, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.load()
+	stamp, ok := x.entries[abs]
+	return stamp.Size, ok && x.used[abs]
 }
 
 // statInput checks that file is a regular file of at most limit bytes.

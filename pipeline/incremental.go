@@ -156,13 +156,13 @@ func (inc *Incremental) end(complete bool) {
 
 // runJobRemembered is runJob, answered from p.Incremental when the job and
 // its input are those of a job it remembers.
-func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, origin, int64, error) {
+func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, origin, []fileRead, error) {
 	inc := p.Incremental
 	if inc == nil || p.Cache == nil || job.carries() {
 		return p.runJob(ctx, job)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fromRun, 0, err
+		return nil, fromRun, nil, err
 	}
 	profile, limit := p.profile(), p.maxInputSize()
 	inc.mu.Lock()
@@ -173,24 +173,24 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 	}
 	// inc.changed is set before the workers start and read-only after.
 	if m != nil && inc.changed != nil && !inc.changed[job.Path] && !m.link {
-		return p.recall(m), fromLocal, m.size, nil
+		return p.recall(m), fromLocal, []fileRead{{job.File, m.size}}, nil
 	}
 	fi, statErr := os.Stat(job.File)
 	if statErr == nil && m != nil && fi.Mode().IsRegular() && fi.Size() == m.size && fi.ModTime().UnixNano() == m.mtime {
-		return p.recall(m), fromLocal, m.size, nil
+		return p.recall(m), fromLocal, []fileRead{{job.File, m.size}}, nil
 	}
-	outs, from, in, err := p.runJob(ctx, job)
+	outs, from, reads, err := p.runJob(ctx, job)
 	if err != nil || statErr != nil || len(outs) == 0 || time.Since(fi.ModTime()) <= racyWindow {
-		return outs, from, in, err
+		return outs, from, reads, err
 	}
 	key := outs[0].key
 	e, ok := p.Cache.entryIndex().usedEntry(key)
 	if !ok || len(e.Deps) > 0 || len(e.Outputs) != len(outs) {
-		return outs, from, in, err
+		return outs, from, reads, err
 	}
 	for _, o := range outs {
 		if o.key != key {
-			return outs, from, in, err
+			return outs, from, reads, err
 		}
 	}
 	lfi, lerr := os.Lstat(job.File)
@@ -199,7 +199,7 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 		chain: job.Chain, profile: profile, size: fi.Size(), mtime: fi.ModTime().UnixNano(), limit: limit,
 		link: lerr != nil || lfi.Mode()&os.ModeSymlink != 0, key: key, entry: e,
 	})
-	return outs, from, in, err
+	return outs, from, reads, err
 }
 
 // recall gives the outputs of the job that m remembers, and records its

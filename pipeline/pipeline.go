@@ -66,7 +66,7 @@ type Stats struct {
 	Ran      int           // jobs whose chain ran
 	Cached   int           // jobs answered by the cache
 	Remote   int           // of Cached, jobs answered by the remote cache
-	BytesIn  int64         // input bytes
+	BytesIn  int64         // bytes of the distinct source files the jobs read (see fileRead)
 	BytesOut int64         // output bytes, variants included
 	Elapsed  time.Duration // wall time of Run
 }
@@ -118,7 +118,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			for i := range next {
 				r := &results[i]
 				r.job = jobs[i]
-				r.outs, r.from, r.in, r.err = p.runJobRemembered(ctx, jobs[i])
+				r.outs, r.from, r.reads, r.err = p.runJobRemembered(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -159,11 +159,11 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 
 // A jobResult is what came of one job of a run.
 type jobResult struct {
-	job  *Job
-	outs []*output
-	from origin
-	in   int64
-	err  error
+	job   *Job
+	outs  []*output
+	from  origin
+	reads []fileRead
+	err   error
 
 	// again runs the job a second time when a blob of its cache entry
 	// turns out damaged while the rewrite pass or a finishing step reads
@@ -227,8 +227,8 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 		case fromLocal:
 			res.Stats.Cached++
 		}
-		res.Stats.BytesIn += results[i].in
 	}
+	res.Stats.BytesIn = p.bytesRead(results)
 	m, err := buildManifest(res.outputs)
 	if err != nil {
 		return nil, err
@@ -277,10 +277,12 @@ const (
 )
 
 // runJob reads one input, answers from the cache (local, then remote) when
-// it can, and runs the chain otherwise.
-func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, in int64, err error) {
+// it can, and runs the chain otherwise. reads are the source files that
+// the outputs were made from: the input, its carried encodings and the
+// files its steps read.
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, reads []fileRead, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fromRun, 0, err
+		return nil, fromRun, nil, err
 	}
 	limit := p.MaxInputSize
 	if limit <= 0 {
@@ -294,55 +296,64 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 	var key, tool, encSums string
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
-			return nil, fromRun, 0, err
+			return nil, fromRun, nil, err
 		}
 		stamp, read, err := p.Cache.files().sum(job.File, limit)
 		if err != nil {
-			return nil, fromRun, 0, inputError(job, err)
+			return nil, fromRun, nil, inputError(job, err)
 		}
-		data, in = read, stamp.Size
+		data, reads = read, []fileRead{{job.File, stamp.Size}}
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
 				if err != nil {
-					return nil, fromRun, 0, inputError(job, err)
+					return nil, fromRun, nil, inputError(job, err)
 				}
+				reads = append(reads, fileRead{e.File, es.Size})
 				encSums += " " + e.Name + ":" + es.SHA256
 			}
 			encSums += fmt.Sprintf(" hashed:%v", job.Hashed)
 		}
 		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
 		if e, from, ok := p.lookup(ctx, key); ok {
-			return outputsFromCache(e, key), from, in, nil
+			return outputsFromCache(e, key), from, append(reads, p.depReads(e.depFiles(p.Root))...), nil
 		}
 	}
 	if data == nil {
 		if data, err = readInput(job, limit); err != nil {
-			return nil, fromRun, 0, err
+			return nil, fromRun, nil, err
 		}
-		in = int64(len(data))
+		if in := (fileRead{job.File, int64(len(data))}); len(reads) == 0 {
+			reads = []fileRead{in}
+		} else {
+			reads[0] = in // the bytes that are run
+		}
 		if p.Cache != nil {
 			// The file may have changed since the index vouched for it:
 			// the key is that of the bytes that are run.
 			key = cacheKey(tool, job, profile, transform.SHA256Hex(data)+encSums)
 		}
 	}
+	read := reads[:len(reads):len(reads)] // without what a run's steps read
 	for run := 1; ; run++ {
 		started := time.Now()
 		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
+		if err == nil {
+			reads = append(read, p.depReads(sctx.Deps())...)
+		}
 		if err != nil || p.Cache == nil {
-			return outs, fromRun, in, err
+			return outs, fromRun, reads, err
 		}
 		err = p.keep(key, started, sctx.Deps(), sctx.DepDirs(), outs)
 		switch {
 		case errors.Is(err, errRacyDep) && run < maxRuns:
 			continue
 		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
-			return outs, fromRun, in, nil // the bytes stand for this run, uncached
+			return outs, fromRun, reads, nil // the bytes stand for this run, uncached
 		case err != nil:
-			return nil, fromRun, in, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+			return nil, fromRun, reads, fmt.Errorf("%s: writing cache: %w", job.Path, err)
 		}
-		return outs, fromRun, in, nil
+		return outs, fromRun, reads, nil
 	}
 }
 

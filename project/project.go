@@ -30,15 +30,15 @@ var ErrProject = errors.New("project: invalid project file")
 
 // A Project is a loaded project file with every path made absolute.
 type Project struct {
-	File  string // the project file
-	Src   string // source root
+	File string // the project file
+	Src  string // source root
 	// Out is the output tree. A project with a [package] may name none:
 	// the package embeds a copy of the tree, and the tree is then kept
 	// in the cache directory (TreeInCache), where the next build updates
 	// it.
 	Out         string
 	TreeInCache bool
-	Cache string // cache directory, "" for none
+	Cache       string // cache directory, "" for none
 	// CacheSize bounds the cache in bytes (pipeline.Cache.MaxSize); 0
 	// means the default.
 	CacheSize int64
