@@ -734,7 +734,7 @@ if want rxjs; then
     -prepare "esbuild-cli=rm -rf $h/esbuild" \
     -prepare "bakefs-one-step=rm -rf $h/one" \
     -prepare "bakefs-bundle+minify=rm -rf $h/two" \
-    "esbuild-cli=$ESBUILD $h/src/index.ts --bundle --format=esm --target=es2020 --minify --log-level=warning --outfile=$h/esbuild/index.js" \
+    "esbuild-cli=$ESBUILD $h/src/index.ts --bundle --splitting --format=esm --target=es2020 --minify --log-level=warning --outdir=$h/esbuild" \
     "bakefs-one-step=$BAKEFS transform --no-cache --root $h/src --out $h/one --step bundle:format=esm,minify=true $h/src/index.ts" \
     "bakefs-bundle+minify=$BAKEFS transform --no-cache --root $h/src --out $h/two --step bundle:format=esm --step minify $h/src/index.ts" \
     >"$h/table.md"
@@ -763,7 +763,7 @@ if want three; then
     -title "entry.js ($(find "$t" -name '*.js' | wc -l) modules, $(du -sb "$t" | cut -f1) B), format=esm, minify" \
     -prepare "esbuild-cli=rm -rf $t/esbuild" \
     -prepare "bakefs-one-step=rm -rf $t/one" \
-    "esbuild-cli=$ESBUILD $t/entry.js --bundle --format=esm --target=es2020 --minify --log-level=error --outfile=$t/esbuild/entry.js" \
+    "esbuild-cli=$ESBUILD $t/entry.js --bundle --splitting --format=esm --target=es2020 --minify --log-level=error --outdir=$t/esbuild" \
     "bakefs-one-step=$BAKEFS transform --no-cache --root $t --out $t/one --step bundle:format=esm,minify=true $t/entry.js" \
     >"$t/table.md"
   same=no

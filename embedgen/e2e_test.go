@@ -12,10 +12,20 @@ import (
 
 // e2eTree is the tree of the end-to-end test: the small tree and names that
 // need care (a .go file, a space, brackets, non-ASCII letters, an element
-// starting with "_" in a plain directory) and a source that the table must
-// quote.
+// starting with "_" in a plain directory), a source that the table must
+// quote, and a module graph: js/app.js imports a chunk whose name needs
+// escaping, loads js/lazy.js with import() and needs css/site.css.
 func e2eTree() []testFile {
-	return append(smallTree(),
+	files := smallTree()
+	for i := range files {
+		if files[i].path == "js/app.js" {
+			files[i].imports = []string{"_next/chunk [1].js"}
+			files[i].dynamicImports = []string{"js/lazy.js"}
+			files[i].css = []string{"css/site.css"}
+		}
+	}
+	return append(files,
+		testFile{path: "js/lazy.js", typ: "text/javascript; charset=utf-8", body: "export{}\n", hashed: true},
 		testFile{path: "x.go", typ: "text/x-go; charset=utf-8", body: "package broken(\n"},
 		testFile{path: "docs/read me.txt", body: "spaces\n", hashed: true},
 		testFile{path: "a[1]/b{2}.txt", body: "brackets\n", gzip: true},
@@ -74,6 +84,9 @@ func TestEndToEnd(t *testing.T) {
 		}
 		app, _ := m.Lookup("js/app.js")
 		fmt.Fprintf(&want, "%s: asset /static/%s integrity %s\n", name, app.Hashed, app.Integrity)
+		site, _ := m.Lookup("css/site.css")
+		fmt.Fprintf(&want, "%s: link </static/%s>; rel=modulepreload, </static/_next/chunk%%20%%5B1%%5D.js>; rel=modulepreload, </static/%s>; rel=preload; as=style\n",
+			name, app.Hashed, site.Hashed)
 	}
 	if got != want.String() {
 		t.Errorf("check printed:\n%s\nwant:\n%s", got, want.String())

@@ -138,7 +138,7 @@ func source(in sourceInput) ([]byte, error) {
 	p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
 	p("return f\n}\n\n")
 	if in.form == ManifestTable {
-		writeTableReader(&b)
+		writeTableReader(&b, hasModuleGraph(in.m))
 	} else {
 		writeManifest(&b, in.m)
 	}
@@ -183,9 +183,28 @@ func writeManifest(b *bytes.Buffer, m *bakefs.Manifest) {
 			}
 			b.WriteString("},\n")
 		}
+		writeList(b, "Imports", e.Imports)
+		writeList(b, "DynamicImports", e.DynamicImports)
+		writeList(b, "CSS", e.CSS)
 		b.WriteString("},\n")
 	}
 	b.WriteString("},\n}\n")
+}
+
+// writeList writes the field name of an entry as a []string literal,
+// unless list is empty.
+func writeList(b *bytes.Buffer, name string, list []string) {
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s: []string{", name)
+	for i, s := range list {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(s))
+	}
+	b.WriteString("},\n")
 }
 
 // tableReader is the text of table_reader.go, whose declarations after
@@ -194,15 +213,35 @@ func writeManifest(b *bytes.Buffer, m *bakefs.Manifest) {
 //go:embed table_reader.go
 var tableReader string
 
-const readerStart = "//bakefs:generated-code-below\n"
+// The marker lines of table_reader.go: the generated code follows
+// readerStart, and the lines from graphStart to graphEnd read the module
+// graph.
+const (
+	readerStart = "//bakefs:generated-code-below\n"
+	graphStart  = "//bakefs:module-graph"
+	graphEnd    = "//bakefs:end-module-graph"
+)
 
 // writeTableReader writes the embedding of TableFile and the code that
-// turns it back into the manifest (see table.go for the format).
-func writeTableReader(b *bytes.Buffer) {
+// turns it back into the manifest (see table.go for the format), with the
+// code that reads the module graph when graph is set.
+func writeTableReader(b *bytes.Buffer, graph bool) {
 	fmt.Fprintf(b, "// table is the manifest, in the form parseTable reads.\n//\n//go:embed %s\nvar table string\n", strconv.Quote(TableFile))
 	_, code, ok := strings.Cut(tableReader, readerStart)
 	if !ok {
 		panic("embedgen: table_reader.go lost its " + readerStart)
 	}
-	b.WriteString(code)
+	in := false
+	for line := range strings.Lines(code) {
+		switch strings.TrimSpace(line) {
+		case graphStart:
+			in = true
+		case graphEnd:
+			in = false
+		default:
+			if graph || !in {
+				b.WriteString(line)
+			}
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package embedgen
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bakefs/bakefs/internal/golden"
@@ -59,5 +61,24 @@ func TestEmbedPatterns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTableReaderModuleGraph checks what writeTableReader copies: the
+// code that reads the module graph only for a manifest that has one, and
+// no marker line either way.
+func TestTableReaderModuleGraph(t *testing.T) {
+	for _, graph := range []bool{false, true} {
+		var b bytes.Buffer
+		writeTableReader(&b, graph)
+		code := b.String()
+		if strings.Contains(code, graphStart) || strings.Contains(code, graphEnd) || strings.Contains(code, readerStart) {
+			t.Errorf("graph %v: a marker line is left:\n%s", graph, code)
+		}
+		for _, s := range []string{"func (r *row) list(", "e.Imports = r.list(&paths)", "const graphColumns"} {
+			if strings.Contains(code, s) != graph {
+				t.Errorf("graph %v: %q copied: %v", graph, s, !graph)
+			}
+		}
 	}
 }

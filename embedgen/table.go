@@ -59,19 +59,43 @@ func (f *ManifestForm) Set(name string) error {
 // the Go file in the ManifestTable form.
 const TableFile = "bakefs-manifest.tsv"
 
-// tableHeader is the first line of TableFile, naming the columns.
-const tableHeader = "# path\tsource\tsize\ttype\tsha256\thashed\tfingerprinted\tintegrity\twidth\theight\t[encoding\tpath\tsize\tsha256]...\n"
+// tableHeader is the first line of TableFile, naming the columns; a
+// manifest with a module graph has graphColumns after height.
+const (
+	tableHeader     = entryColumns + encodingColumns
+	entryColumns    = "# path\tsource\tsize\ttype\tsha256\thashed\tfingerprinted\tintegrity\twidth\theight"
+	encodingColumns = "\t[encoding\tpath\tsize\tsha256]...\n"
+)
+
+// hasModuleGraph reports whether an entry of m has a module graph
+// (Imports, DynamicImports or CSS).
+func hasModuleGraph(m *bakefs.Manifest) bool {
+	for _, e := range m.Files {
+		if len(e.Imports)+len(e.DynamicImports)+len(e.CSS) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // table returns the manifest in the form read by the generated parseTable:
 // after tableHeader, one line per entry in manifest order, of tab-separated
 // fields path, source, size, type, sha256, hashed, fingerprinted ("1"
-// or empty), integrity, width, height, then name, path, size and sha256 of each encoding in order.
-// Numbers are decimal; a string is written as is unless it holds a tab, a
-// line break or invalid UTF-8, or starts with a double quote, in which case
-// it is written as a Go string literal (strconv.Quote).
+// or empty), integrity, width, height, then, when the manifest has a
+// module graph (and its header graphColumns), the number of imports and
+// each import, the same for dynamic imports and for css, then name, path,
+// size and sha256 of each encoding in order. Numbers are decimal; a
+// string is written as is unless it holds a tab, a line break or invalid
+// UTF-8, or starts with a double quote, in which case it is written as a
+// Go string literal (strconv.Quote).
 func table(m *bakefs.Manifest) []byte {
 	var b bytes.Buffer
-	b.WriteString(tableHeader)
+	graph := hasModuleGraph(m)
+	if graph {
+		b.WriteString(entryColumns + graphColumns + encodingColumns)
+	} else {
+		b.WriteString(tableHeader)
+	}
 	text := func(s string) {
 		if strings.ContainsAny(s, "\t\n\r") || strings.HasPrefix(s, `"`) || !utf8.ValidString(s) {
 			s = strconv.Quote(s)
@@ -102,6 +126,16 @@ func table(m *bakefs.Manifest) []byte {
 		num(int64(e.Width))
 		tab()
 		num(int64(e.Height))
+		if graph {
+			for _, list := range [...][]string{e.Imports, e.DynamicImports, e.CSS} {
+				tab()
+				num(int64(len(list)))
+				for _, p := range list {
+					tab()
+					text(p)
+				}
+			}
+		}
 		for _, enc := range e.Encodings {
 			tab()
 			text(enc.Name)

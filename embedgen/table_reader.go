@@ -2,7 +2,9 @@ package embedgen
 
 // This file is compiled into embedgen, whose tests read tables with it, and
 // its declarations after the line readerStart are copied into every
-// generated package of the ManifestTable form.
+// generated package of the ManifestTable form; the lines from
+// graphStart to graphEnd only into those whose manifest has a module
+// graph, so that the package of any other manifest is unchanged.
 
 import (
 	iofs "io/fs"
@@ -20,6 +22,13 @@ import (
 // fingerprinted ("1" or empty), integrity, width, height, then name, path, size and sha256 of each
 // encoding. A field starting with a double quote is a Go string literal.
 func parseTable(s string, version int) (*bakefs.Manifest, error) {
+	//bakefs:module-graph
+	// A table whose header has graphColumns has them on every line, and
+	// their paths share one array.
+	header, _, _ := strings.Cut(s, "\n")
+	graph := strings.Contains(header, graphColumns)
+	var paths []string
+	//bakefs:end-module-graph
 	_, s, _ = strings.Cut(s, "\n")
 	m := &bakefs.Manifest{Version: version, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
 	// One array of fields, reused for every line, and one of encodings,
@@ -49,6 +58,13 @@ func parseTable(s string, version int) (*bakefs.Manifest, error) {
 		e.Integrity = r.text()
 		e.Width = int(r.num())
 		e.Height = int(r.num())
+		//bakefs:module-graph
+		if graph {
+			e.Imports = r.list(&paths)
+			e.DynamicImports = r.list(&paths)
+			e.CSS = r.list(&paths)
+		}
+		//bakefs:end-module-graph
 		start := len(encs)
 		for len(r.f) > 0 && r.err == nil {
 			var enc bakefs.Encoding
@@ -103,3 +119,32 @@ func (r *row) num() int64 {
 	}
 	return n
 }
+
+//bakefs:module-graph
+
+// list returns the next fields, a count n and n strings, appended to
+// paths; nil when n is 0.
+func (r *row) list(paths *[]string) []string {
+	n := r.num()
+	if n < 0 || n > int64(len(r.f)) {
+		if r.err == nil {
+			r.err = iofs.ErrInvalid
+		}
+		return nil
+	}
+	start := len(*paths)
+	for range n {
+		*paths = append(*paths, r.text())
+	}
+	if n == 0 {
+		return nil
+	}
+	return (*paths)[start:len(*paths):len(*paths)]
+}
+
+// graphColumns are the columns of the module graph (Entry.Imports,
+// DynamicImports and CSS), which a table has after height when an entry
+// has one: the number of paths of each list, then the paths.
+const graphColumns = "\tn\t[import]...\tn\t[dynamic import]...\tn\t[css]..."
+
+//bakefs:end-module-graph

@@ -25,6 +25,8 @@ type testFile struct {
 	gzip            bool // give it a gzip variant
 	extra           map[string]string
 	width, height   int
+	// imports, dynamicImports and css are the module graph (Entry.Imports, …).
+	imports, dynamicImports, css []string
 }
 
 // writeTree writes an output tree of files under dir, with a correct
@@ -36,7 +38,8 @@ func writeTree(t testing.TB, dir string, files []testFile) *bakefs.Manifest {
 	for _, f := range files {
 		body := []byte(f.body)
 		e := bakefs.Entry{Path: f.path, Source: f.source, Size: int64(len(body)), Type: f.typ,
-			SHA256: hexSHA256(body), Integrity: sri(body), Width: f.width, Height: f.height}
+			SHA256: hexSHA256(body), Integrity: sri(body), Width: f.width, Height: f.height,
+			Imports: f.imports, DynamicImports: f.dynamicImports, CSS: f.css}
 		if e.Type == "" {
 			e.Type = "text/plain; charset=utf-8"
 		}

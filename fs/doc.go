@@ -6,9 +6,12 @@
 // ("js/app.3f2a1b9c0d.js") to their logical file, serves HTTP with the
 // precompressed variants (see FS.Handler), and gives html/template helpers
 // for hashed URLs, Subresource Integrity, srcset and <picture> with width
-// and height (see FS.FuncMap). It imports the standard library only, and
-// is a module of its own (github.com/bakefs/bakefs/fs) with no requirements,
-// so it is the one module an application adds to its graph by using it.
+// and height, and module scripts with the preloads, style sheets and
+// import map of their chunks (see FS.FuncMap; FS.PreloadLinkHeader gives
+// the preloads for a Link header or 103 Early Hints). It imports the
+// standard library only, and is a module of its own
+// (github.com/bakefs/bakefs/fs) with no requirements, so it is the one
+// module an application adds to its graph by using it.
 //
 // Usage, with a tree embedded by the generated package:
 //

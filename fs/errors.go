@@ -15,3 +15,7 @@ var ErrIsDir = errors.New("bakefs: is a directory")
 // ErrNotDir is the Err of the *io/fs.PathError returned when a file is
 // listed or entered as a directory (ReadDir, Sub).
 var ErrNotDir = errors.New("bakefs: not a directory")
+
+// ErrNotModule reports a file given to a module-graph function (FS.ModulePreloads,
+// FuncMap's module, …) that is not JavaScript by its type.
+var ErrNotModule = errors.New("bakefs: not a JavaScript module")

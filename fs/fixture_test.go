@@ -25,6 +25,8 @@ type treeFile struct {
 	hashed    bool
 	encodings []string // "br", "gzip", "zstd"
 	width     int
+	// imports, dynamicImports and css are the module graph (Entry.Imports, …).
+	imports, dynamicImports, css []string
 }
 
 // buildTree writes files the way the pipeline does: each file at its path,
@@ -45,6 +47,7 @@ func buildTree(files []treeFile) (fstest.MapFS, *bakefs.Manifest) {
 			SHA256:    hex.EncodeToString(sum[:]),
 			Integrity: "sha384-" + base64.StdEncoding.EncodeToString(sri[:]),
 			Width:     f.width,
+			Imports:   f.imports, DynamicImports: f.dynamicImports, CSS: f.css,
 		}
 		if f.width > 0 {
 			e.Height = f.width / 2
@@ -199,6 +202,17 @@ func newTestFS(tb testing.TB) (*bakefs.FS, fstest.MapFS, *bakefs.Manifest) {
 		tb.Fatal(err)
 	}
 	return fsys, tree, m
+}
+
+// newTreeFS returns the FS of files and its manifest.
+func newTreeFS(tb testing.TB, files []treeFile) (*bakefs.FS, *bakefs.Manifest) {
+	tb.Helper()
+	tree, m := buildTree(files)
+	fsys, err := bakefs.New(tree, m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fsys, m
 }
 
 // entryOf returns the manifest entry of path.

@@ -306,6 +306,7 @@ func (f *FS) Entry(name string) (Entry, bool) {
 	}
 	c := *e
 	c.Encodings = slices.Clone(e.Encodings)
+	c.Imports, c.DynamicImports, c.CSS = slices.Clone(e.Imports), slices.Clone(e.DynamicImports), slices.Clone(e.CSS)
 	return c, true
 }
 

@@ -22,8 +22,9 @@ type Hooks struct {
 	// fs.ErrNotExist to make it absent (the handler answers 404), or
 	// fs.ErrPermission to forbid it (403). ReadDir, directories opened with
 	// Open, Glob, GlobAll and fs.WalkDir leave hidden names out, whatever
-	// the error; Path, Integrity, Entry and the template functions treat
-	// them as files the FS does not have. Allow is asked again on every
+	// the error; Path, Integrity, Entry, the module graph (ModulePreloads,
+	// ModuleCSS, PreloadLinkHeader) and the template functions treat them
+	// as files the FS does not have. Allow is asked again on every
 	// operation, so its answer may change while the FS is in use.
 	Allow func(name string) error
 

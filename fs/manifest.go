@@ -42,7 +42,10 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 //	      "encodings": [
 //	        {"name": "br", "path": "js/app.js.br", "size": 301, "sha256": "…"},
 //	        {"name": "gzip", "path": "js/app.js.gz", "size": 356, "sha256": "…"}
-//	      ]
+//	      ],
+//	      "imports": ["js/chunk-5XJ3KQ2M.js"],
+//	      "dynamicImports": ["js/editor.js"],
+//	      "css": ["css/app.css"]
 //	    }
 //	  ]
 //	}
@@ -54,10 +57,13 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // its hashed name as a hard link, for static servers, which the manifest
 // does not list and readers ignore); encodings are sorted by name and
 // each name appears once; size and sha256 describe the exact bytes of the
-// file or variant. Width and height are set for images. The encoding is
-// canonical: what encoding/json writes with two-space indentation and HTML
-// escaping off (the pipeline writes it with EncodeManifest; this
-// runtime package only reads it).
+// file or variant. Width and height are set for images. Only a JavaScript
+// entry (see FS.ModulePreloads) has imports, dynamicImports and css; each
+// is sorted, without duplicates, and names other entries by path:
+// JavaScript ones for imports and dynamicImports, style sheets (text/css)
+// for css. The encoding is canonical: what encoding/json writes with
+// two-space indentation and HTML escaping off (the pipeline writes it
+// with EncodeManifest; this runtime package only reads it).
 type Manifest struct {
 	Version int     `json:"version"`
 	Files   []Entry `json:"files"`
@@ -96,6 +102,17 @@ type Entry struct {
 	Height int `json:"height,omitempty"`
 	// Encodings are the precompressed variants, sorted by name.
 	Encodings []Encoding `json:"encodings,omitempty"`
+	// Imports, DynamicImports and CSS give the module graph of a
+	// JavaScript output of a bundle with code splitting, as Vite's
+	// manifest does, by logical path of other entries: the chunks it
+	// imports with import statements (to be preloaded with it), the
+	// chunks it loads on demand with import(), and the style sheets that
+	// it and its static imports need (to be linked with it). Each is
+	// sorted, without duplicates, and omitted when empty, so that a
+	// manifest without splitting is unchanged.
+	Imports        []string `json:"imports,omitempty"`
+	DynamicImports []string `json:"dynamicImports,omitempty"`
+	CSS            []string `json:"css,omitempty"`
 }
 
 // An Encoding is one precompressed variant of an entry.
@@ -239,7 +256,7 @@ func (m *Manifest) Validate() error {
 			}
 		}
 	}
-	return nil
+	return m.validateModules()
 }
 
 // Lookup returns the entry with the given logical path, using binary search

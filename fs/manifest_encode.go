@@ -84,6 +84,9 @@ func appendEntry(b []byte, e *Entry) []byte {
 		}
 		b = append(b, "\n"+in+"],\n"...)
 	}
+	b = appendList(b, in, "imports", e.Imports)
+	b = appendList(b, in, "dynamicImports", e.DynamicImports)
+	b = appendList(b, in, "css", e.CSS)
 	b = trimComma(b)
 	return append(b, "    }"...)
 }
@@ -91,21 +94,44 @@ func appendEntry(b []byte, e *Entry) []byte {
 // appendField appends `indent"key": "value",` and a newline; the last
 // field's comma is removed by trimComma.
 func appendField(b []byte, indent, key, value string) []byte {
-	b = append(b, indent...)
-	b = append(b, '"')
-	b = append(b, key...)
-	b = append(b, "\": "...)
+	b = appendKey(b, indent, key)
 	b = appendString(b, value)
 	return append(b, ",\n"...)
 }
 
 func appendNumber(b []byte, indent, key string, n int64) []byte {
+	b = appendKey(b, indent, key)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, ",\n"...)
+}
+
+// appendList appends `indent"key": [`, the strings of list one a line,
+// and `],` with a newline; nothing when list is empty (omitempty).
+func appendList(b []byte, indent, key string, list []string) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	b = appendKey(b, indent, key)
+	b = append(b, "[\n"...)
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, indent...)
+		b = append(b, "  "...)
+		b = appendString(b, s)
+	}
+	b = append(b, '\n')
+	b = append(b, indent...)
+	return append(b, "],\n"...)
+}
+
+// appendKey appends `indent"key": `.
+func appendKey(b []byte, indent, key string) []byte {
 	b = append(b, indent...)
 	b = append(b, '"')
 	b = append(b, key...)
-	b = append(b, "\": "...)
-	b = strconv.AppendInt(b, n, 10)
-	return append(b, ",\n"...)
+	return append(b, "\": "...)
 }
 
 // trimComma turns a trailing ",\n" into "\n".

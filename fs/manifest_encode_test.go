@@ -2,6 +2,7 @@ package fs
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 )
 
@@ -17,17 +18,24 @@ func fingerprintedManifest() *Manifest {
 }
 
 func TestEncodeManifestRoundTrip(t *testing.T) {
-	raw, err := EncodeManifest(fingerprintedManifest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ParseManifest(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := EncodeManifest(m)
-	if err != nil || !bytes.Equal(raw, again) {
-		t.Fatalf("EncodeManifest of a parsed manifest differs: %v\n%s\n%s", err, raw, again)
+	for name, want := range map[string]*Manifest{"fingerprinted": fingerprintedManifest(), "modules": moduleManifest()} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := EncodeManifest(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := ParseManifest(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m, want) {
+				t.Fatalf("parsed\n%+v\nwant\n%+v", m, want)
+			}
+			again, err := EncodeManifest(m)
+			if err != nil || !bytes.Equal(raw, again) {
+				t.Fatalf("EncodeManifest of a parsed manifest differs: %v\n%s\n%s", err, raw, again)
+			}
+		})
 	}
 	bad := fingerprintedManifest()
 	bad.Files[1], bad.Files[2] = bad.Files[2], bad.Files[1]
@@ -41,6 +49,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	odd.Files[2].Source = "img/\"quoted\" \\ <b>&amp;</b>\t\n\r\b\f\x00\x1f\x7f é \u2028\u2029 \xff end"
 	for name, m := range map[string]*Manifest{
 		"valid":   fingerprintedManifest(),
+		"modules": moduleManifest(),
 		"empty":   {Version: ManifestVersion, Files: []Entry{}},
 		"nil":     {Version: ManifestVersion},
 		"strings": odd,
@@ -64,6 +73,11 @@ func FuzzMarshalMatchesEncodingJSON(f *testing.F) {
 		}}}
 		if enc != "" {
 			m.Files[0].Encodings = []Encoding{{Name: enc, Path: path, Size: -size, SHA256: source}, {Name: source}}
+			m.Files[0].Imports = []string{enc, path}
+			m.Files[0].CSS = []string{source}
+		}
+		if fingerprinted {
+			m.Files[0].DynamicImports = []string{""}
 		}
 		if got, want := appendManifest(nil, m), encodingJSON(t, m); !bytes.Equal(got, want) {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)

@@ -22,6 +22,71 @@ func validManifest() *Manifest {
 	}}
 }
 
+// moduleManifest is a valid manifest with a module graph: an entry point
+// with two chunks that import each other, a chunk loaded with import()
+// and a style sheet.
+func moduleManifest() *Manifest {
+	const js = "text/javascript; charset=utf-8"
+	return &Manifest{Version: ManifestVersion, Files: []Entry{
+		{Path: "css/app.css", Size: 6, Type: "text/css; charset=utf-8", SHA256: sumA, Integrity: sri},
+		{Path: "js/app.js", Size: 6, Type: js, SHA256: sumA, Hashed: "js/app.1921b918b1.js", Integrity: sri,
+			Imports: []string{"js/chunk-a.js", "js/chunk-b.js"}, DynamicImports: []string{"js/lazy.js"}, CSS: []string{"css/app.css"}},
+		{Path: "js/chunk-a.js", Size: 6, Type: js, SHA256: sumB, Hashed: "js/chunk-a.8a51c1b885.js", Integrity: sri,
+			Imports: []string{"js/chunk-b.js"}},
+		{Path: "js/chunk-b.js", Size: 6, Type: js, SHA256: sumA, Integrity: sri, Imports: []string{"js/chunk-a.js"}},
+		{Path: "js/lazy.js", Size: 6, Type: "application/javascript", SHA256: sumB, Integrity: sri},
+	}}
+}
+
+func TestManifestValidateModules(t *testing.T) {
+	const app, chunkA, lazy, css = 1, 2, 4, 0 // indexes in moduleManifest
+	tests := []struct {
+		name   string
+		change func(f []Entry)
+		want   string
+	}{
+		{"not an entry", func(f []Entry) { f[app].Imports = []string{"js/chunk-a.js", "js/nope.js"} },
+			`js/app.js: imports "js/nope.js" is not the path of an entry`},
+		{"hashed name", func(f []Entry) { f[app].Imports = []string{"js/chunk-a.8a51c1b885.js"} },
+			`js/app.js: imports "js/chunk-a.8a51c1b885.js" is not the path of an entry`},
+		{"import of CSS", func(f []Entry) { f[app].Imports = []string{"css/app.css"} },
+			`js/app.js: imports "css/app.css" is text/css; charset=utf-8, not JavaScript`},
+		{"dynamic import of CSS", func(f []Entry) { f[app].DynamicImports = []string{"css/app.css"} },
+			`js/app.js: dynamicImports "css/app.css" is text/css; charset=utf-8, not JavaScript`},
+		{"css of JavaScript", func(f []Entry) { f[app].CSS = []string{"js/lazy.js"} },
+			`js/app.js: css "js/lazy.js" is application/javascript, not CSS`},
+		{"imports unsorted", func(f []Entry) { f[app].Imports = []string{"js/chunk-b.js", "js/chunk-a.js"} },
+			"js/app.js: imports not sorted or duplicated"},
+		{"imports duplicated", func(f []Entry) { f[app].Imports = []string{"js/chunk-a.js", "js/chunk-a.js"} },
+			"js/app.js: imports not sorted or duplicated"},
+		{"dynamic imports duplicated", func(f []Entry) { f[app].DynamicImports = []string{"js/lazy.js", "js/lazy.js"} },
+			"js/app.js: dynamicImports not sorted or duplicated"},
+		{"css duplicated", func(f []Entry) { f[app].CSS = []string{"css/app.css", "css/app.css"} },
+			"js/app.js: css not sorted or duplicated"},
+		{"imports itself", func(f []Entry) { f[chunkA].Imports = []string{"js/chunk-a.js"} },
+			"js/chunk-a.js: imports itself"},
+		{"dynamic import of itself", func(f []Entry) { f[lazy].DynamicImports = []string{"js/lazy.js"} },
+			"js/lazy.js: dynamicImports itself"},
+		{"style sheet with imports", func(f []Entry) { f[css].Imports = []string{"js/app.js"} },
+			"css/app.css: has imports or css but is text/css; charset=utf-8, not JavaScript"},
+		{"unsorted files first", func(f []Entry) { f[chunkA], f[chunkA+1] = f[chunkA+1], f[chunkA] },
+			"js/chunk-a.js: files not sorted"},
+	}
+	if err := moduleManifest().Validate(); err != nil {
+		t.Fatalf("valid manifest: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := moduleManifest()
+			tt.change(m.Files)
+			err := m.Validate()
+			if !errors.Is(err, ErrManifest) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate = %v, want ErrManifest with %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestManifestRoundTrip(t *testing.T) {
 	raw := encodingJSON(t, validManifest())
 	m, err := ParseManifest(raw)

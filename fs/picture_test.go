@@ -29,12 +29,7 @@ var pictureFiles = []treeFile{
 
 func newPictureFS(t testing.TB) (*bakefs.FS, *bakefs.Manifest) {
 	t.Helper()
-	tree, m := buildTree(pictureFiles)
-	fsys, err := bakefs.New(tree, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fsys, m
+	return newTreeFS(t, pictureFiles)
 }
 
 func TestPicture(t *testing.T) {

@@ -16,6 +16,9 @@ import (
 //	srcset "img/hero.jpg"  →  /static/img/hero-400w.<h>.jpg 400w, /static/img/hero-800w.<h>.jpg 800w
 //	srcset "img/hero.jpg" "image/webp"  →  /static/img/hero-400w.<h>.webp 400w, …
 //	picture "img/hero.jpg" "A hero" "sizes=(min-width: 60rem) 50vw, 100vw"  →  <picture>…</picture>
+//	module "js/app.js"           →  <link rel="stylesheet" …><link rel="modulepreload" …><script type="module" …></script>
+//	modulepreload "js/chunk.js"  →  <link rel="modulepreload" href="/static/js/chunk.<h>.js" integrity="sha384-…">
+//	importmap "js/app.js"        →  <script type="importmap">{"integrity":{"/static/js/app.<h>.js":"sha384-…",…}}</script>
 //
 // asset gives the hashed name (see Path) with its path escaped for a URL.
 // integrity gives the Subresource Integrity value for the integrity
@@ -58,11 +61,49 @@ import (
 //
 // Attribute values are HTML-escaped; the result is template.HTML.
 //
+// module, modulepreload and importmap take a JavaScript file, usually an
+// entry point of a bundle with code splitting, and write elements for its
+// module graph (see ModulePreloads and ModuleCSS), each with a hashed URL
+// and an integrity attribute, on one line. module writes a stylesheet link
+// for each style sheet of ModuleCSS, a modulepreload link for each chunk
+// of ModulePreloads, so that the browser fetches them at once rather than
+// as it discovers the imports, then the module script:
+//
+//	{{module "js/app.js"}}
+//
+// gives, on one line,
+//
+//	<link rel="stylesheet" href="/static/css/app.<h>.css" integrity="sha384-…"><link rel="modulepreload"
+//	href="/static/js/chunk-5XJ3KQ2M.js" integrity="sha384-…"><script type="module"
+//	src="/static/js/app.<h>.js" integrity="sha384-…"></script>
+//
+// modulepreload writes the link of one file, for a chunk that a page
+// will need without importing it at once. A browser checks the integrity
+// of a chunk that a module loads with import() only by the "integrity" key
+// of an import map (Chromium 127 and later; a browser without it ignores
+// the key): importmap writes one, giving the integrity of each file named
+// and of every chunk it reaches through imports and dynamic imports, by
+// hashed URL (keys sorted). It takes several names, for a page that runs
+// several modules: a page has one import map (a browser that does not
+// merge them takes the first), which must come before the first module
+// script or modulepreload link of the page, as in
+//
+//	<head>{{importmap "js/app.js"}}{{module "js/app.js"}}
+//
+// PreloadLinkHeader announces the files of module in a Link header.
+//
+// These elements have no crossorigin attribute, which a style sheet of
+// another origin needs for its integrity to be checked: under the prefix
+// of a CDN, write its link with asset and integrity.
+//
 // Names are relative to f, as for Open. A name that is not a file of f
 // (for srcset and picture: the source of no image), that Hooks.Allow
 // hides, a type the image does not have, or an unknown or malformed
 // option, makes template execution fail with an error naming it, rather
-// than rendering an empty string or a broken element.
+// than rendering an empty string or a broken element; so does, for
+// module, modulepreload and importmap, a file that is not JavaScript
+// (ErrNotModule) or a chunk or style sheet of its graph that is not a
+// file of f.
 //
 // Use the prefix given to WithPrefix when f.Handler serves the files.
 func (f *FS) FuncMap(prefix string) template.FuncMap {
@@ -71,7 +112,7 @@ func (f *FS) FuncMap(prefix string) template.FuncMap {
 			if _, ok := f.entry(name); !ok {
 				return "", fmt.Errorf("bakefs: asset %q: %w", name, iofs.ErrNotExist)
 			}
-			return prefix + escapePath(f.Path(name)), nil
+			return f.url(prefix, name), nil
 		},
 		"integrity": func(name string) (string, error) {
 			e, ok := f.entry(name)
@@ -86,7 +127,22 @@ func (f *FS) FuncMap(prefix string) template.FuncMap {
 		"picture": func(name, alt string, opts ...string) (template.HTML, error) {
 			return f.picture(prefix, name, alt, opts...)
 		},
+		"module": func(name string) (template.HTML, error) {
+			return f.moduleScript(prefix, name)
+		},
+		"modulepreload": func(name string) (template.HTML, error) {
+			return f.modulePreload(prefix, name)
+		},
+		"importmap": func(name string, more ...string) (template.HTML, error) {
+			return f.importMap(prefix, append([]string{name}, more...))
+		},
 	}
+}
+
+// url returns the URL of the file name of f served under prefix: its
+// hashed name (see Path), path-escaped.
+func (f *FS) url(prefix, name string) string {
+	return prefix + escapePath(f.Path(name))
 }
 
 // escapePath escapes a slash-separated path for use in a URL.

@@ -174,15 +174,16 @@ func (d cacheDep) path(root string) string {
 
 // cacheOutput is an output asset without its bytes, which are blobs.
 type cacheOutput struct {
-	Path          string          `json:"path"`
-	Source        string          `json:"source"`
-	Type          string          `json:"type"`
-	Width         int             `json:"width,omitempty"`
-	Height        int             `json:"height,omitempty"`
-	Hashed        bool            `json:"hashed,omitempty"`
-	Fingerprinted bool            `json:"fingerprinted,omitempty"`
-	Blob          blobRef         `json:"blob"`
-	Encodings     []cacheEncoding `json:"encodings,omitempty"`
+	Path          string `json:"path"`
+	Source        string `json:"source"`
+	Type          string `json:"type"`
+	Width         int    `json:"width,omitempty"`
+	Height        int    `json:"height,omitempty"`
+	Hashed        bool   `json:"hashed,omitempty"`
+	Fingerprinted bool   `json:"fingerprinted,omitempty"`
+	ModuleGraph
+	Blob      blobRef         `json:"blob"`
+	Encodings []cacheEncoding `json:"encodings,omitempty"`
 	// Warnings are the asset's (transform.Asset.Warnings), so that a
 	// cached run reports them as the run that made it did.
 	Warnings []*transform.SourceError `json:"warnings,omitempty"`
@@ -416,7 +417,7 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 			return nil, err
 		}
 		written += n
-		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, Blob: o.blob, Warnings: o.warnings}
+		co := cacheOutput{Path: o.Path, Source: o.Source, Type: o.Type, Width: o.Width, Height: o.Height, Hashed: o.Hashed, Fingerprinted: o.Fingerprinted, ModuleGraph: o.ModuleGraph, Blob: o.blob, Warnings: o.warnings}
 		for _, enc := range o.encodings {
 			n, err := c.putBlob(enc.blob, enc.data)
 			if err != nil {

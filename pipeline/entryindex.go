@@ -106,7 +106,8 @@ func sameEntry(a, b cacheEntry) bool {
 	for i := range a.Outputs {
 		x, y := a.Outputs[i], b.Outputs[i]
 		if x.Path != y.Path || x.Source != y.Source || x.Type != y.Type || x.Width != y.Width || x.Height != y.Height ||
-			x.Hashed != y.Hashed || x.Fingerprinted != y.Fingerprinted || x.Blob != y.Blob || len(x.Encodings) != len(y.Encodings) {
+			x.Hashed != y.Hashed || x.Fingerprinted != y.Fingerprinted || x.Blob != y.Blob || len(x.Encodings) != len(y.Encodings) ||
+			!x.ModuleGraph.equal(y.ModuleGraph) {
 			return false
 		}
 		for j := range x.Encodings {

@@ -158,7 +158,7 @@ func (inc *Incremental) end(complete bool) {
 // its input are those of a job it remembers.
 func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, origin, []fileRead, error) {
 	inc := p.Incremental
-	if inc == nil || p.Cache == nil || job.carries() {
+	if inc == nil || p.Cache == nil || job.carries() || len(job.Inputs) > 0 {
 		return p.runJob(ctx, job)
 	}
 	if err := ctx.Err(); err != nil {

@@ -23,10 +23,25 @@ type Job struct {
 	Encodings     []JobEncoding
 	Hashed        bool
 	Fingerprinted bool
+	// Imports, DynamicImports and CSS carry an earlier run's module graph
+	// (transform.Asset.Imports), kept as Encodings are.
+	Imports, DynamicImports, CSS []string
 	// KeepRefs leaves the references in the job's outputs as they are
 	// (a rule's rewrite = false): see rewrite.go. Files it refers to are
 	// still rewritten in the others.
 	KeepRefs bool
+	// Group names the rule the job comes from, "" for none. The jobs of
+	// one group whose chain joins (transform.Chain.Joins: a bundle with
+	// code splitting) run as one job: see joinJobs.
+	Group string
+	// Inputs are the other inputs of a joined job, which enter its chain
+	// beside its own, in path order. Pipeline.Run sets them.
+	Inputs []JobInput
+}
+
+// A JobInput is one further input of a joined job.
+type JobInput struct {
+	Path, Source, File string
 }
 
 // A JobEncoding is a variant an earlier run made of a job's input.
@@ -38,7 +53,7 @@ type JobEncoding struct {
 // carries reports whether the job keeps its earlier variants and
 // fingerprint: only a chain without content steps does.
 func (j *Job) carries() bool {
-	if len(j.Encodings) == 0 && !j.Hashed && !j.Fingerprinted {
+	if len(j.Encodings) == 0 && !j.Hashed && !j.Fingerprinted && j.Imports == nil && j.DynamicImports == nil && j.CSS == nil {
 		return false
 	}
 	for _, s := range j.Chain {

@@ -15,6 +15,7 @@ type output struct {
 	Width, Height      int
 	Hashed             bool
 	Fingerprinted      bool
+	ModuleGraph
 
 	// keepRefs leaves the output's references alone (Job.KeepRefs);
 	// rewritten says the rewrite pass changed its bytes.
@@ -54,6 +55,7 @@ func newOutput(a *transform.Asset, source string) *output {
 		Path: a.Path, Source: a.Source, Type: a.MediaTypeOf(),
 		Width: a.Width, Height: a.Height, Hashed: a.Hashed, Fingerprinted: a.Fingerprinted,
 		blob: newBlobRef(a.Data, true), data: a.Data, warnings: a.Warnings,
+		ModuleGraph: ModuleGraph{Imports: a.Imports, DynamicImports: a.DynamicImports, CSS: a.CSS},
 	}
 	if o.Source == "" {
 		o.Source = source
@@ -70,7 +72,7 @@ func outputFromCache(co cacheOutput, key string) *output {
 	o := &output{
 		Path: co.Path, Source: co.Source, Type: co.Type,
 		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob, key: key,
-		warnings: co.Warnings,
+		warnings: co.Warnings, ModuleGraph: co.ModuleGraph,
 	}
 	for _, e := range co.Encodings {
 		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob, key: key})

@@ -92,6 +92,7 @@ type Result struct {
 // chains that were running have stopped.
 func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	start := time.Now()
+	jobs = joinJobs(jobs)
 	if p.Cache != nil {
 		p.Cache.bind(p.Root)
 	}
@@ -276,24 +277,18 @@ const (
 	fromRemote               // the remote cache, through the local one
 )
 
-// runJob reads one input, answers from the cache (local, then remote) when
-// it can, and runs the chain otherwise. reads are the source files that
-// the outputs were made from: the input, its carried encodings and the
-// files its steps read.
+// runJob reads one input (and a joined job's further inputs), answers
+// from the cache (local, then remote) when it can, and runs the chain
+// otherwise. reads are the source files that the outputs were made from:
+// the inputs, the encodings they carry and the files the steps read.
 func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, reads []fileRead, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fromRun, nil, err
 	}
-	limit := p.MaxInputSize
-	if limit <= 0 {
-		limit = DefaultMaxInputSize
-	}
-	profile := p.Profile
-	if profile == "" {
-		profile = transform.Release
-	}
+	limit, profile := p.maxInputSize(), p.profile()
 	var data []byte
 	var key, tool, encSums string
+	var inputs jobInputs
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
 			return nil, fromRun, nil, err
@@ -312,10 +307,14 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 				reads = append(reads, fileRead{e.File, es.Size})
 				encSums += " " + e.Name + ":" + es.SHA256
 			}
-			encSums += fmt.Sprintf(" hashed:%v", job.Hashed)
+			encSums += fmt.Sprintf(" hashed:%v graph:%q %q %q", job.Hashed, job.Imports, job.DynamicImports, job.CSS)
 		}
-		key = cacheKey(tool, job, profile, stamp.SHA256+encSums)
+		if inputs, err = p.sumInputs(job, limit); err != nil {
+			return nil, fromRun, nil, err
+		}
+		key = cacheKey(tool, job, profile, stamp.SHA256+encSums+inputs.sums)
 		if e, from, ok := p.lookup(ctx, key); ok {
+			reads = append(reads, inputs.reads...)
 			return outputsFromCache(e, key), from, append(reads, p.depReads(e.depFiles(p.Root))...), nil
 		}
 	}
@@ -323,21 +322,23 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 		if data, err = readInput(job, limit); err != nil {
 			return nil, fromRun, nil, err
 		}
-		if in := (fileRead{job.File, int64(len(data))}); len(reads) == 0 {
-			reads = []fileRead{in}
-		} else {
-			reads[0] = in // the bytes that are run
-		}
-		if p.Cache != nil {
-			// The file may have changed since the index vouched for it:
-			// the key is that of the bytes that are run.
-			key = cacheKey(tool, job, profile, transform.SHA256Hex(data)+encSums)
-		}
 	}
-	read := reads[:len(reads):len(reads)] // without what a run's steps read
+	// The files may have changed since the index vouched for them: the
+	// key is that of the bytes that are run.
+	if inputs, err = readInputs(job, limit); err != nil {
+		return nil, fromRun, nil, err
+	}
+	if p.Cache != nil {
+		key = cacheKey(tool, job, profile, transform.SHA256Hex(data)+encSums+inputs.sums)
+	}
+	if len(reads) == 0 {
+		reads = []fileRead{{}}
+	}
+	reads[0] = fileRead{job.File, int64(len(data))}
+	read := append(reads[:len(reads):len(reads)], inputs.reads...) // without what a run's steps read
 	for run := 1; ; run++ {
 		started := time.Now()
-		outs, sctx, err := p.runChain(ctx, job, data, profile, limit)
+		outs, sctx, err := p.runChain(ctx, job, data, inputs.data, limit)
 		if err == nil {
 			reads = append(read, p.depReads(sctx.Deps())...)
 		}
@@ -389,18 +390,25 @@ func (p *Pipeline) keep(key string, started time.Time, deps, dirs []string, outs
 	return nil
 }
 
-// runChain runs a job's chain on its input bytes.
-func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile transform.Profile, limit int64) ([]*output, *transform.Context, error) {
-	sctx := transform.NewContext(ctx, p.Root, profile)
+// runChain runs a job's chain on its input bytes, and a joined job's
+// further inputs (inputs, in the order of job.Inputs).
+func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, inputs [][]byte, limit int64) ([]*output, *transform.Context, error) {
+	sctx := transform.NewContext(ctx, p.Root, p.profile())
 	sctx.Resolve = func(logical string) string {
 		if logical == job.Path || logical == job.source() {
 			return job.File
+		}
+		for _, in := range job.Inputs {
+			if logical == in.Path || logical == in.source() {
+				return in.File
+			}
 		}
 		return filepath.Join(p.Root, filepath.FromSlash(logical))
 	}
 	asset := &transform.Asset{Path: job.Path, Source: job.source(), Data: data, Width: job.Width, Height: job.Height}
 	if job.carries() {
 		asset.Hashed, asset.Fingerprinted = job.Hashed, job.Fingerprinted
+		asset.Imports, asset.DynamicImports, asset.CSS = job.Imports, job.DynamicImports, job.CSS
 		for _, e := range job.Encodings {
 			enc, err := readLimited(e.File, limit)
 			if err != nil {
@@ -412,15 +420,19 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, profile 
 	// The finishing steps (compression, hash) run after the rewrite pass,
 	// on the final bytes (see finish.go); hash only marks the assets,
 	// which the rewrite pass needs to know now.
+	in := []*transform.Asset{asset}
+	for i, input := range job.Inputs {
+		in = append(in, &transform.Asset{Path: input.Path, Source: input.source(), Data: inputs[i]})
+	}
 	content, finishing := job.Chain.Split()
-	assets, err := content.Run(sctx, []*transform.Asset{asset})
+	assets, err := content.Run(sctx, in)
 	if err != nil {
 		return nil, nil, err
 	}
 	outs := make([]*output, len(assets))
 	for i, a := range assets {
 		outs[i] = newOutput(a, job.source())
-		outs[i].Hashed = outs[i].Hashed || hashes(finishing)
+		outs[i].Hashed = (outs[i].Hashed || hashes(finishing)) && !outs[i].Fingerprinted
 	}
 	return outs, sctx, nil
 }
@@ -447,6 +459,7 @@ func buildManifest(outs []*output) (*bakefs.Manifest, error) {
 			Path: o.Path, Size: o.blob.Size, Type: o.Type, SHA256: o.blob.SHA256,
 			Integrity: o.blob.Integrity, Width: o.Width, Height: o.Height,
 			Fingerprinted: o.Fingerprinted,
+			Imports:       o.Imports, DynamicImports: o.DynamicImports, CSS: o.CSS,
 		}
 		if o.Source != o.Path {
 			e.Source = o.Source

@@ -74,7 +74,7 @@ func (p *Project) Jobs() ([]*pipeline.Job, error) {
 		if err := made.add(p, logical, name, rule); err != nil {
 			return err
 		}
-		jobs = append(jobs, &pipeline.Job{Path: logical, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs})
+		jobs = append(jobs, &pipeline.Job{Path: logical, File: file, Chain: rule.Chain, KeepRefs: rule.KeepRefs, Group: rule.group(p)})
 		return nil
 	})
 	if err != nil {

@@ -53,6 +53,13 @@ func (r *Rule) String() string {
 	return strings.Join(r.Match, ", ")
 }
 
+// group names the rule's jobs as one group (pipeline.Job.Group): the
+// files of one rule that a joining step (a bundle with code splitting)
+// takes together.
+func (r *Rule) group(p *Project) string {
+	return fmt.Sprintf("%s:%d", p.File, r.line)
+}
+
 // logicalPath maps a matched file's path to its logical path, or fails
 // when the file is not under the rule's strip_prefix.
 func (r *Rule) logicalPath(name string) (string, error) {

@@ -26,6 +26,13 @@ type Asset struct {
 	// serves it as immutable, and references to it are not rewritten.
 	Fingerprinted bool
 
+	// Imports, DynamicImports and CSS are the module graph of a
+	// JavaScript output of a bundle with code splitting, by logical path
+	// of the chain's other outputs: the chunks it imports statically and
+	// with import(), and the style sheets it needs. Each is sorted and
+	// without duplicates; the manifest records them (fs.Entry).
+	Imports, DynamicImports, CSS []string
+
 	// Warnings are mistakes found in making the asset that do not stop
 	// the build, such as an import that a bundle keeps nothing of. They
 	// are reported after the run (errors with Pipeline.Strict) and cached

@@ -14,7 +14,8 @@ func init() {
 	Register("hash", "1", "give files a fingerprinted name (app.3f2a1b9c0d.js) in the manifest", Finishing, newHash)
 }
 
-// hashStep marks every asset Hashed. The bytes are not changed: the
+// hashStep marks every asset Hashed but those content-named already
+// (Fingerprinted), whose one name is the URL that their importers use. The bytes are not changed: the
 // manifest writer computes the SHA-256 (SHA256Hex), derives the hashed name
 // with fs.HashedName and records Integrity for every file.
 type hashStep struct{}
@@ -23,12 +24,12 @@ var _ Step = hashStep{}
 
 func newHash(hashOptions) (Step, error) { return hashStep{}, nil }
 
-// Run returns copies of the assets with Hashed set.
+// Run returns copies of the assets with Hashed set where it applies.
 func (hashStep) Run(ctx *Context, in []*Asset) ([]*Asset, error) {
 	out := make([]*Asset, len(in))
 	for i, a := range in {
 		c := a.Clone()
-		c.Hashed = true
+		c.Hashed = !a.Fingerprinted
 		out[i] = c
 	}
 	return out, nil

@@ -159,6 +159,7 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 		}
 		seen[j.Path] = from
 		j.Chain = chain
+		j.Group = "transform" // one rule: a joining step takes every input together
 		jobs = append(jobs, j)
 		return nil
 	}
@@ -191,7 +192,8 @@ func transformJobs(root string, args, files, trees, asIs []string, chain transfo
 			return nil, fmt.Errorf("--tree %s: %w", dir, err)
 		}
 		for _, e := range m.Files {
-			j := &pipeline.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != "", Fingerprinted: e.Fingerprinted, KeepRefs: keep}
+			j := &pipeline.Job{Path: e.Path, Source: e.Source, File: filepath.Join(dir, filepath.FromSlash(e.Path)), Width: e.Width, Height: e.Height, Hashed: e.Hashed != "", Fingerprinted: e.Fingerprinted, KeepRefs: keep,
+				Imports: e.Imports, DynamicImports: e.DynamicImports, CSS: e.CSS}
 			for _, enc := range e.Encodings {
 				j.Encodings = append(j.Encodings, pipeline.JobEncoding{Name: enc.Name, File: filepath.Join(dir, filepath.FromSlash(enc.Path))})
 			}

@@ -17,8 +17,9 @@ import (
 )
 
 // bakefsBin is the CLI under test, built once by TestMain; repoRoot is the
-// module root it was built from.
-var bakefsBin, repoRoot string
+// module root it was built from; binDir is the directory of bakefsBin, for
+// other programs the tests build (see esbuildCLI), removed after the tests.
+var bakefsBin, repoRoot, binDir string
 
 var seedFlag = flag.Int64("consistency.seed", 0, "seed of the random edits and kill delays (0: BAKEFS_SEED, or the time)")
 
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "finding the module root: %v\n", err)
 			return 1
 		}
-		repoRoot = root
+		repoRoot, binDir = root, dir
 		bakefsBin = filepath.Join(dir, "bakefs")
 		build := exec.Command("go", "build", "-o", bakefsBin, "./cmd/bakefs")
 		build.Dir = root

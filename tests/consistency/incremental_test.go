@@ -18,9 +18,11 @@ import (
 // makes the build fail must make both fail, and the failed incremental
 // build must leave the previous tree and package as they were.
 //
-// The edits change, add, delete and rename files, edit tsconfig.json,
-// add a .ts beside an imported .js of the same stem and change the fields
-// of a local package's package.json (see site). Each sequence stops at
+// The edits change, add, delete and rename files (among them modules that
+// the two entries share through a chunk and a module loaded with
+// import()), edit tsconfig.json, add a .ts or .tsx beside an imported
+// module of the same stem and change the fields of a local package's
+// package.json (see site). Each sequence stops at
 // its first mismatch, so the sequences run independently.
 func TestIncrementalEqualsClean(t *testing.T) {
 	seed := testSeed(t)

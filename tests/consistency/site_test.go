@@ -12,9 +12,11 @@ import (
 )
 
 // siteTOML is the project file of the site the property test edits: two
-// bundles (a TSX entry with JSX in it and in an imported module, a TS
-// entry that imports a class with fields, JSON and a package from
-// node_modules), minified stylesheets, pages, icons and data, with gzip
+// entries bundled together (a TSX entry with JSX in it and in an imported
+// module, a TS entry that imports a class with fields, JSON and a package
+// from node_modules), which share lib/util in a chunk, and the TSX entry
+// loads lib/lazy with import(), a chunk of its own with CSS, which imports
+// lib/util too; minified stylesheets, pages, icons and data, with gzip
 // variants, hashed names and a Go package.
 const siteTOML = `src      = "src"
 out      = "out"
@@ -44,6 +46,8 @@ var siteOriginals = []string{
 	"lib/util.js",
 	"lib/view.tsx",
 	"lib/model.ts",
+	"lib/lazy.ts",
+	"lib/lazy.css",
 	"node_modules/localpkg/index.js",
 	"node_modules/localpkg/main.js",
 	"node_modules/localpkg/module.js",
@@ -64,7 +68,7 @@ var siteOriginals = []string{
 func siteContent(name string, version int) string {
 	v := fmt.Sprintf("%03d", version%1000)
 	stem := strings.TrimSuffix(path.Base(name), path.Ext(name))
-	r := strings.NewReplacer("{V}", v, "{NAME}", stem)
+	r := strings.NewReplacer("{V}", v, "{NAME}", stem, "{EXT}", strings.TrimPrefix(path.Ext(name), "."))
 	switch name {
 	case "app.tsx":
 		return r.Replace(`import { greet } from "./lib/util";
@@ -73,6 +77,11 @@ import "./styles/base.css";
 
 export function App() {
   return <><main id="app-{V}"><h1>{greet("app {V}")}</h1><View /></main></>;
+}
+
+export async function loadLazy(): Promise<string> {
+  const { lazy } = await import("./lib/lazy");
+  return lazy("app {V}");
 }
 `)
 	case "main.ts":
@@ -89,6 +98,14 @@ export const main: string[] = [greet("main {V}"), new Model(config.name).describ
 		return r.Replace("export function greet(name: string): string {\n  return \"typed hello \" + name + \" from util.ts {V}\";\n}\n")
 	case "lib/view.tsx":
 		return r.Replace("export function View() {\n  return <span class=\"view-{V}\">view {V}</span>;\n}\n")
+	case "lib/lazy.ts", "lib/lazy.tsx":
+		return r.Replace(`import { greet } from "./util";
+import "./lazy.css";
+
+export function lazy(name: string): string {
+  return greet("{NAME}.{EXT} {V} " + name);
+}
+`)
 	case "lib/model.ts":
 		return r.Replace(`export class Model {
   kind = "model-{V}";
@@ -232,7 +249,7 @@ var editKinds = []editKind{
 	{8, (*site).renameFile},
 	{10, (*site).restore},
 	{12, (*site).editTSConfig},
-	{8, (*site).toggleUtilTS},
+	{8, (*site).toggleShadow},
 	{8, (*site).editPackageJSON},
 }
 
@@ -387,18 +404,25 @@ func (s *site) editTSConfig(t testing.TB, rng *rand.Rand) string {
 	return "tsconfig.json: " + c.String()
 }
 
-// toggleUtilTS adds lib/util.ts beside lib/util.js, which then wins the
-// resolution of "./lib/util", or removes it.
-func (s *site) toggleUtilTS(t testing.TB, rng *rand.Rand) string {
-	const name = "lib/util.ts"
-	if _, ok := s.files[name]; ok {
-		delete(s.files, name)
-		s.p.remove(t, "src/"+name)
-		return "delete " + name + " (beside lib/util.js)"
+// shadows are files that, added beside an imported module of the same
+// stem, win the resolution of its extensionless import: esbuild tries
+// .tsx before .ts before .js.
+var shadows = []struct{ name, beside string }{
+	{"lib/util.ts", "lib/util.js"},  // shared by both entries and the lazy chunk
+	{"lib/lazy.tsx", "lib/lazy.ts"}, // the lazy chunk
+}
+
+// toggleShadow adds a shadowing file (shadows), or removes it.
+func (s *site) toggleShadow(t testing.TB, rng *rand.Rand) string {
+	sh := shadows[rng.IntN(len(shadows))]
+	if _, ok := s.files[sh.name]; ok {
+		delete(s.files, sh.name)
+		s.p.remove(t, "src/"+sh.name)
+		return "delete " + sh.name + " (beside " + sh.beside + ")"
 	}
 	v := s.newVersion(rng, -1)
-	s.put(t, name, srcFile{name, v})
-	return fmt.Sprintf("add %s beside lib/util.js (version %d)", name, v)
+	s.put(t, sh.name, srcFile{sh.name, v})
+	return fmt.Sprintf("add %s beside %s (version %d)", sh.name, sh.beside, v)
 }
 
 // editPackageJSON changes which of browser, module and main the local

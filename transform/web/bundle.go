@@ -1,8 +1,7 @@
 package web
 
 import (
-	"encoding/json"
-	"errors"
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -19,9 +18,13 @@ import (
 )
 
 // The bundle step follows the imports of an entry point with esbuild and
-// writes one file with everything it needs:
+// writes one file with everything it needs, and chunks that several
+// entries share or that the code loads with import():
 //
 //	bundle                              app.ts → app.js (ES module, es2020)
+//	bundle:chunk-names=chunks/[name]-[hash]   chunks in chunks/
+//	bundle:splitting=false              one self-contained file per entry
+//	bundle:jsx=automatic,jsx-import-source=preact   JSX without a tsconfig
 //	bundle:format=iife,minify=true      one self-running script, minified
 //	bundle:external=react+react-dom     leave these imports as imports
 //	bundle:sourcemap=external           also app.js.map (and app.css.map)
@@ -46,7 +49,21 @@ import (
 //     is set: CSS resolves the relative URL against itself, JavaScript
 //     against the page, so JavaScript served from another directory than
 //     its pages needs public-path;
-//   - <output>.map files with sourcemap=external.
+//   - <output>.map files with sourcemap=external;
+//   - with code splitting (format=esm, on unless splitting=false), chunks.
+//
+// Code splitting bundles every entry point of one run together (a rule's
+// several match files, a Bazel rule's several srcs: the step is a
+// transform.Joiner): code that two entries share goes into a shared chunk,
+// and each import() into a chunk of its own that the browser loads on
+// demand, as esbuild's --splitting does, byte for byte. Chunks are named by
+// chunk-names relative to the entries' common directory, contain their
+// content hash and are marked Fingerprinted (served immutable, never
+// hashed again); CSS that a chunk imports is split with it. Each
+// JavaScript output records the chunks it imports (Asset.Imports), loads
+// on demand (DynamicImports) and the style sheets it needs (CSS), by
+// output path: the manifest's module graph. A single entry gives the same
+// main output with splitting as without, and chunks only for its import()s.
 //
 // Output is deterministic and machine-independent: paths in the output,
 // its source maps and its errors are relative to ctx.Root, and the hash in
@@ -65,7 +82,7 @@ import (
 // an error with strict.
 
 func init() {
-	transform.Register("bundle", "1", "bundle an entry point and its imports (JS, TS, JSX, CSS, images, fonts) into one file with esbuild", transform.Content, newBundleStep)
+	transform.Register("bundle", "2", "bundle an entry point and its imports (JS, TS, JSX, CSS, images, fonts) into one file with esbuild", transform.Content, newBundleStep)
 }
 
 // BundleOptions are the options of the bundle step. The zero value writes an
@@ -80,6 +97,9 @@ type BundleOptions struct {
 	Loader      map[string]string `opt:"loader" doc:"how imports with an extension load, ext:loader with loader one of file, dataurl, text, base64, binary, copy, empty, js, jsx, ts, tsx, json, css; default: images and fonts file, .json json, .txt text"`
 	InlineLimit int               `opt:"inline-limit" doc:"imported images and fonts of at most this many bytes become data: URLs instead of files; default 0 (always files)"`
 	PublicPath  string            `opt:"public-path" doc:"URL prefix of imported files, e.g. /static/; default ./, which CSS resolves against itself but JavaScript against the page"`
+	Splitting   string            `opt:"splitting" values:"true|false" doc:"with format=esm, bundle the entries of a rule together: code they share goes into shared chunks, and each import() into a chunk loaded on demand; default true with format=esm"`
+	ChunkNames  string            `opt:"chunk-names" doc:"names of chunks relative to the entries' directory, with esbuild's placeholders [name] (chunk for a shared one) and [hash] (required); default [name]-[hash]"`
+	JSXSettings
 }
 
 // bundleAssetExts are the extensions of imported images and fonts, which
@@ -126,7 +146,9 @@ const bundleAssetNames = "assets/[name]-[hash]"
 type bundleStep struct {
 	opts        api.BuildOptions
 	inlineLimit int
-	inlineExts  []string       // asset extensions subject to inline-limit
+	inlineExts  []string // asset extensions subject to inline-limit
+	splitting   bool
+	chunkNames  *regexp.Regexp // matches the paths of chunks under the output directory
 	absorbed    transform.Step // the minify step after it, when it absorbed it (absorb.go)
 }
 
@@ -185,6 +207,13 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 	if o.GlobalName != "" && s.opts.Format != api.FormatIIFE {
 		return nil, fmt.Errorf("%w: global-name needs format=iife", transform.ErrBadOption)
 	}
+	if s.opts.JSX, err = o.mode(); err != nil {
+		return nil, err
+	}
+	s.opts.JSXFactory, s.opts.JSXFragment, s.opts.JSXImportSource = o.JSXFactory, o.JSXFragment, o.JSXImportSource
+	if err := s.setSplitting(o); err != nil {
+		return nil, err
+	}
 	if s.opts.Sourcemap, err = esSourcemap(o.Sourcemap, api.SourceMapLinked); err != nil {
 		return nil, err
 	}
@@ -232,47 +261,89 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 	return s, nil
 }
 
-// Run bundles each entry point among in and passes the other assets
-// through.
+// Run bundles the entry points among in and passes the other assets
+// through: with splitting, all of them in one build, sharing chunks;
+// without, each in a build of its own.
 func (s *bundleStep) Run(ctx *transform.Context, in []*transform.Asset) ([]*transform.Asset, error) {
-	return transform.EachAsset(s.one).Run(ctx, in)
+	if !s.splitting {
+		return transform.EachAsset(func(ctx *transform.Context, a *transform.Asset) ([]*transform.Asset, error) {
+			if !isBundleEntry(a) {
+				return []*transform.Asset{a}, nil
+			}
+			return s.build(ctx, []*transform.Asset{a})
+		}).Run(ctx, in)
+	}
+	var entries, others []*transform.Asset
+	for _, a := range in {
+		if isBundleEntry(a) {
+			entries = append(entries, a)
+		} else {
+			others = append(others, a)
+		}
+	}
+	if len(entries) == 0 {
+		return in, nil
+	}
+	out, err := s.build(ctx, entries)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, others...), nil
 }
 
-func (s *bundleStep) one(ctx *transform.Context, a *transform.Asset) ([]*transform.Asset, error) {
-	ext := strings.ToLower(path.Ext(a.Path))
-	loader, ok := bundleEntryLoaders[ext]
-	if !ok {
-		return []*transform.Asset{a}, nil
-	}
+// Joins reports whether the step bundles the entries of a rule together:
+// with splitting.
+func (s *bundleStep) Joins() bool { return s.splitting }
+
+var _ transform.Joiner = (*bundleStep)(nil)
+
+// isBundleEntry reports whether a is an entry point by its extension.
+func isBundleEntry(a *transform.Asset) bool {
+	_, ok := bundleEntryLoaders[strings.ToLower(path.Ext(a.Path))]
+	return ok
+}
+
+// A bundleEntry is one entry point of a build.
+type bundleEntry struct {
+	asset  *transform.Asset
+	file   string // absolute
+	rel    string // relative to the root, slash-separated, as the metafile names it
+	loader api.Loader
+	main   string // logical path of its main output: <stem>.js or <stem>.css
+}
+
+// build bundles entries in one esbuild build: their main outputs (each a
+// clone of its entry's asset), then the other files esbuild wrote, by
+// path.
+func (s *bundleStep) build(ctx *transform.Context, assets []*transform.Asset) ([]*transform.Asset, error) {
 	root, err := filepath.Abs(ctx.Root)
 	if err != nil {
 		return nil, err
 	}
-	entry, err := filepath.Abs(sourceOnDisk(ctx, sourceName(a)))
-	if err != nil {
-		return nil, err
+	dir := path.Dir(assets[0].Path)
+	for _, a := range assets[1:] {
+		dir = commonDir(dir, path.Dir(a.Path))
 	}
-	entryRel, err := filepath.Rel(root, entry)
-	if err != nil {
-		return nil, err
-	}
-	entryRel = filepath.ToSlash(entryRel)
-	if strings.ContainsRune(entry, '*') {
-		// esbuild would take the name for a pattern.
-		return nil, fmt.Errorf("bundle: entry point name %q contains *", entryRel)
-	}
-	outDir := filepath.Join(root, filepath.FromSlash(path.Dir(a.Path)))
-	stem := strings.TrimSuffix(path.Base(a.Path), path.Ext(a.Path))
-
+	outDir := filepath.Join(root, filepath.FromSlash(dir))
+	entries := make([]*bundleEntry, len(assets))
+	byRel := make(map[string]*bundleEntry)
 	opts := s.opts
 	opts.AbsWorkingDir = root
 	opts.Outdir = outDir
-	opts.EntryPointsAdvanced = []api.EntryPoint{{InputPath: entry, OutputPath: stem}}
-	opts.Plugins = []api.Plugin{s.entryPlugin(entry, a.Data, loader)}
+	for i, a := range assets {
+		e, err := newBundleEntry(ctx, root, dir, a)
+		if err != nil {
+			return nil, err
+		}
+		entries[i], byRel[e.rel] = e, e
+		stem := strings.TrimSuffix(relDir(dir, a.Path), path.Ext(a.Path))
+		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: e.file, OutputPath: stem})
+	}
+	opts.Plugins = []api.Plugin{entryPlugin(entries)}
 	if s.inlineLimit > 0 {
 		opts.Plugins = append(opts.Plugins, s.inlinePlugin())
 	}
-	if cfg := findTSConfig(root, filepath.Dir(entry)); cfg != "" {
+	if cfg := findTSConfig(root, filepath.Dir(entries[0].file)); cfg != "" {
 		opts.Tsconfig = cfg
 		if err := dependTSConfig(ctx, root, cfg); err != nil {
 			return nil, err
@@ -286,82 +357,157 @@ func (s *bundleStep) one(ctx *transform.Context, a *transform.Asset) ([]*transfo
 		return nil, err
 	}
 	if len(r.Errors) > 0 {
-		return nil, s.buildError(ctx, a, root, entryRel, r.Errors)
+		return nil, s.buildError(ctx, root, byRel, r.Errors)
 	}
-	inputs, err := bundleInputs(r.Metafile)
+	meta, err := parseBundleMeta(r.Metafile)
 	if err != nil {
 		return nil, fmt.Errorf("reading esbuild metafile: %w", err)
 	}
-	read := []string{entry}
-	defer func() { dependLookups(ctx, root, read) }()
-	for _, in := range inputs {
-		if in.path == entryRel {
-			continue
-		}
-		if in.path == ".." || strings.HasPrefix(in.path, "../") || path.IsAbs(in.path) {
-			importer := in.importer
-			if importer == entryRel {
-				importer = sourceName(a)
-			}
-			return nil, &transform.SourceError{File: importer, Msg: fmt.Sprintf("import %q resolves outside the source root", in.original)}
-		}
-		file := filepath.Join(root, filepath.FromSlash(in.path))
-		ctx.Depend(file)
-		read = append(read, file)
+	if err := dependBundleInputs(ctx, root, meta, byRel); err != nil {
+		return nil, err
 	}
+	var mains []string
+	for _, e := range entries {
+		mains = append(mains, e.main)
+	}
+	warnings, err := classicScriptWarnings(root, meta, byRel, strings.Join(mains, ", "))
+	if err != nil {
+		return nil, err
+	}
+	return s.outputs(r.OutputFiles, outDir, dir, meta, entries, warnings)
+}
 
-	main := stem + ".js"
-	if loader == api.LoaderCSS {
-		main = stem + ".css"
-	}
-	warnings, err := classicScriptWarnings(root, r.Metafile, entryRel, path.Join(path.Dir(a.Path), main))
+// newBundleEntry describes the entry point a, whose outputs go to the
+// logical directory dir.
+func newBundleEntry(ctx *transform.Context, root, dir string, a *transform.Asset) (*bundleEntry, error) {
+	file, err := filepath.Abs(sourceOnDisk(ctx, sourceName(a)))
 	if err != nil {
-		return nil, fmt.Errorf("reading esbuild metafile: %w", err)
+		return nil, err
 	}
-	var out []*transform.Asset
-	for _, f := range r.OutputFiles {
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return nil, err
+	}
+	if strings.ContainsRune(file, '*') {
+		// esbuild would take the name for a pattern.
+		return nil, fmt.Errorf("bundle: entry point name %q contains *", filepath.ToSlash(rel))
+	}
+	ext := strings.ToLower(path.Ext(a.Path))
+	e := &bundleEntry{asset: a, file: file, rel: filepath.ToSlash(rel), loader: bundleEntryLoaders[ext]}
+	e.main = strings.TrimSuffix(a.Path, path.Ext(a.Path)) + ".js"
+	if e.loader == api.LoaderCSS {
+		e.main = strings.TrimSuffix(e.main, ".js") + ".css"
+	}
+	return e, nil
+}
+
+// outputs turns the files esbuild wrote into assets: each entry's main
+// output a clone of the entry with the warnings on the first, the others
+// named by their path under dir, content-named (Fingerprinted) when
+// esbuild put a hash in the name (imported files, chunks), and every
+// JavaScript output with its module graph.
+func (s *bundleStep) outputs(files []api.OutputFile, outDir, dir string, meta *bundleMeta, entries []*bundleEntry, warnings []*transform.SourceError) ([]*transform.Asset, error) {
+	mainOf := make(map[string]*bundleEntry)
+	sourceOf := make(map[string]string) // the outputs that belong to one entry
+	for _, e := range entries {
+		mainOf[e.main] = e
+		sourceOf[e.main] = sourceName(e.asset)
+		if css := meta.Outputs[e.main].CSSBundle; css != "" {
+			sourceOf[css] = sourceName(e.asset)
+		}
+	}
+	var mains, rest []*transform.Asset
+	for _, f := range files {
 		rel, err := filepath.Rel(outDir, f.Path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("esbuild wrote %q outside the output directory", f.Path)
 		}
-		rel = filepath.ToSlash(rel)
-		// Imported files are named by esbuild after their bytes
-		// (bundleAssetNames): served as immutable under that name.
-		o := &transform.Asset{Path: path.Join(path.Dir(a.Path), rel), Source: sourceName(a), Data: f.Contents,
-			Fingerprinted: strings.HasPrefix(rel, "assets/")}
-		if rel == main {
-			o = a.Clone()
-			o.Path, o.Source, o.Type, o.Encodings, o.Data = path.Join(path.Dir(a.Path), rel), sourceName(a), "", nil, f.Contents
-			o.Warnings = append(o.Warnings, warnings...)
+		logical := path.Join(dir, filepath.ToSlash(rel))
+		if e := mainOf[logical]; e != nil {
+			o := e.asset.Clone()
+			o.Path, o.Source, o.Type, o.Encodings, o.Data = logical, sourceName(e.asset), "", nil, f.Contents
+			if e == entries[0] {
+				o.Warnings = append(o.Warnings, warnings...)
+			}
+			o.Imports, o.DynamicImports, o.CSS = meta.graph(logical)
+			o.Absorbed = s.absorbed
+			mains = append(mains, o)
+			continue
 		}
-		o.Absorbed = s.absorbed
-		out = append(out, o)
+		o := &transform.Asset{Path: logical, Source: sourceOf[strings.TrimSuffix(logical, ".map")], Data: f.Contents, Absorbed: s.absorbed}
+		_, owned := sourceOf[logical]
+		o.Fingerprinted = !owned && !strings.HasSuffix(logical, ".map") && s.contentNamed(filepath.ToSlash(rel))
+		if o.Source == "" {
+			o.Source = meta.Outputs[logical].EntryPoint // a chunk that import() loads
+		}
+		if o.Source == "" {
+			o.Source = sourceName(entries[0].asset)
+			if len(entries) > 1 {
+				o.Source = logical // a chunk that several entries share
+			}
+		}
+		o.Imports, o.DynamicImports, o.CSS = meta.graph(logical)
+		rest = append(rest, o)
 	}
-	mainPath := path.Join(path.Dir(a.Path), main)
-	sort.SliceStable(out, func(i, j int) bool {
-		if (out[i].Path == mainPath) != (out[j].Path == mainPath) {
-			return out[i].Path == mainPath
-		}
-		return out[i].Path < out[j].Path
-	})
-	return out, nil
+	sort.Slice(mains, func(i, j int) bool { return mains[i].Path < mains[j].Path })
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Path < rest[j].Path })
+	return append(mains, rest...), nil
 }
 
-// entryPlugin makes esbuild read the entry point's bytes from the asset
-// rather than from disk, and accept the entry even when no file exists at
-// its path (an earlier step may have made it).
-func (s *bundleStep) entryPlugin(entry string, data []byte, loader api.Loader) api.Plugin {
-	filter := "^" + regexp.QuoteMeta(entry) + "$"
+// contentNamed reports whether esbuild named an output, by its path under
+// the output directory, after its bytes: an imported file
+// (bundleAssetNames) or a chunk (chunk-names, which holds [hash]).
+func (s *bundleStep) contentNamed(rel string) bool {
+	return strings.HasPrefix(rel, "assets/") || s.chunkNames != nil && s.chunkNames.MatchString(rel)
+}
+
+// commonDir returns the deepest directory that holds both slash-separated
+// directories a and b, "." for none.
+func commonDir(a, b string) string {
+	for a != b {
+		if len(a) > len(b) {
+			a = path.Dir(a)
+		} else {
+			b = path.Dir(b)
+		}
+		if a == "." || b == "." {
+			return "."
+		}
+	}
+	return a
+}
+
+// relDir returns the slash-separated name p relative to its directory dir
+// (see commonDir).
+func relDir(dir, p string) string {
+	if dir == "." {
+		return p
+	}
+	return strings.TrimPrefix(p, dir+"/")
+}
+
+// entryPlugin makes esbuild read the entry points' bytes from their
+// assets rather than from disk, and accept an entry even when no file
+// exists at its path (an earlier step may have made it).
+func entryPlugin(entries []*bundleEntry) api.Plugin {
+	byFile := make(map[string]*bundleEntry)
+	var names []string
+	for _, e := range entries {
+		byFile[e.file] = e
+		names = append(names, regexp.QuoteMeta(e.file))
+	}
+	filter := "^(" + strings.Join(names, "|") + ")$"
 	return api.Plugin{Name: "bakefs-entry", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: filter}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 			if args.Kind != api.ResolveEntryPoint {
 				return api.OnResolveResult{}, nil
 			}
-			return api.OnResolveResult{Path: entry, Namespace: "file"}, nil
+			return api.OnResolveResult{Path: args.Path, Namespace: "file"}, nil
 		})
-		b.OnLoad(api.OnLoadOptions{Filter: filter, Namespace: "file"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
-			contents := string(data)
-			return api.OnLoadResult{Contents: &contents, Loader: loader}, nil
+		b.OnLoad(api.OnLoadOptions{Filter: filter, Namespace: "file"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+			e := byFile[args.Path]
+			contents := string(e.asset.Data)
+			return api.OnLoadResult{Contents: &contents, Loader: e.loader}, nil
 		})
 	}}
 }
@@ -424,81 +570,75 @@ func runBuild(ctx *transform.Context, opts api.BuildOptions) (api.BuildResult, e
 }
 
 // buildError converts esbuild's errors. Positions in other files are
-// positions on disk; positions in the entry are positions in the asset's
+// positions on disk; positions in an entry are positions in its asset's
 // bytes, which are the source's only when no earlier step changed them.
 //
 // The files that errors point at are recorded with ctx.Depend (esbuild
 // gives no list of inputs for a failed build), so that a watcher knows to
 // try again when one is fixed.
-func (s *bundleStep) buildError(ctx *transform.Context, a *transform.Asset, root, entryRel string, msgs []api.Message) error {
-	inEntry := false
+func (s *bundleStep) buildError(ctx *transform.Context, root string, entries map[string]*bundleEntry, msgs []api.Message) error {
+	var first *bundleEntry // of the entries that errors point into
 	for _, m := range msgs {
 		if m.Location == nil || m.Location.File == "" {
 			continue
 		}
 		switch f := m.Location.File; {
-		case f == entryRel:
-			inEntry = true
+		case entries[f] != nil:
+			if first == nil {
+				first = entries[f]
+			}
 		case !path.IsAbs(f) && f != ".." && !strings.HasPrefix(f, "../") && !strings.Contains(f, ":"):
 			ctx.Depend(filepath.Join(root, filepath.FromSlash(f)))
 		}
 	}
-	if !inEntry {
-		return esMessagesError(msgs, func(f string) string { return f }, sourceName(a))
+	fallback := ""
+	for _, e := range entries {
+		if fallback == "" || sourceName(e.asset) < fallback {
+			fallback = sourceName(e.asset)
+		}
 	}
-	return placeError(ctx, a, func(entryName string) error {
+	if first == nil {
+		return esMessagesError(msgs, func(f string) string { return f }, fallback)
+	}
+	return placeError(ctx, first.asset, func(entryName string) error {
 		return esMessagesError(msgs, func(f string) string {
-			if f == entryRel {
+			if e := entries[f]; e == first {
 				return entryName
+			} else if e != nil {
+				return sourceName(e.asset)
 			}
 			return f
-		}, sourceName(a))
+		}, fallback)
 	})
 }
 
-// A bundleInput is one file esbuild read, as its metafile names it
-// (relative to the working directory, slash-separated), with the first
-// file that imported it.
-type bundleInput struct {
-	path, importer, original string
-}
+// defaultChunkNames is esbuild's own default.
+const defaultChunkNames = "[name]-[hash]"
 
-// bundleInputs lists the file inputs of an esbuild metafile, sorted.
-func bundleInputs(metafile string) ([]bundleInput, error) {
-	var meta struct {
-		Inputs map[string]struct {
-			Imports []struct {
-				Path     string `json:"path"`
-				Original string `json:"original"`
-				External bool   `json:"external"`
-			} `json:"imports"`
-		} `json:"inputs"`
-	}
-	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
-		return nil, err
-	}
-	if meta.Inputs == nil {
-		return nil, errors.New("no inputs")
-	}
-	importers := make(map[string]bundleInput)
-	for _, p := range slices.Sorted(maps.Keys(meta.Inputs)) {
-		for _, imp := range meta.Inputs[p].Imports {
-			if _, seen := importers[imp.Path]; !seen && !imp.External {
-				importers[imp.Path] = bundleInput{importer: p, original: imp.Original}
-			}
+// setSplitting sets splitting and chunk names from the options.
+func (s *bundleStep) setSplitting(o BundleOptions) error {
+	esm := s.opts.Format == api.FormatESModule
+	switch {
+	case o.Splitting == "true" && !esm:
+		return fmt.Errorf("%w: splitting needs format=esm", transform.ErrBadOption)
+	case o.Splitting == "false" || !esm:
+		if o.ChunkNames != "" {
+			return fmt.Errorf("%w: chunk-names needs splitting", transform.ErrBadOption)
 		}
+		return nil
 	}
-	var inputs []bundleInput
-	for _, p := range slices.Sorted(maps.Keys(meta.Inputs)) {
-		if ns, _, ok := strings.Cut(p, ":"); ok && !strings.Contains(ns, "/") {
-			continue // a virtual module of a namespace other than file
-		}
-		in := importers[p]
-		in.path = p
-		if in.original == "" {
-			in.original = p
-		}
-		inputs = append(inputs, in)
+	names := cmp.Or(o.ChunkNames, defaultChunkNames)
+	if !strings.Contains(names, "[hash]") {
+		return fmt.Errorf("%w: chunk-names %q must hold [hash]: chunks are served as immutable under their names", transform.ErrBadOption, names)
 	}
-	return inputs, nil
+	if strings.HasPrefix(names, "/") || strings.Contains(names, "\\") || slices.Contains(strings.Split(names, "/"), "..") {
+		return fmt.Errorf("%w: chunk-names %q must be a relative slash-separated name within the entries' directory", transform.ErrBadOption, names)
+	}
+	pattern := regexp.QuoteMeta(names)
+	for placeholder, re := range map[string]string{`\[name\]`: `[^/]+`, `\[hash\]`: `[A-Z2-7]{8}`} {
+		pattern = strings.ReplaceAll(pattern, placeholder, re)
+	}
+	s.chunkNames = regexp.MustCompile("^" + pattern + `\.(js|css)$`)
+	s.splitting, s.opts.Splitting, s.opts.ChunkNames = true, true, names
+	return nil
 }

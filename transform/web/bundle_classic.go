@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -26,25 +25,12 @@ var scriptLoaders = map[string]api.Loader{
 	".ts": api.LoaderTS, ".mts": api.LoaderTS, ".cts": api.LoaderTS, ".tsx": api.LoaderTSX,
 }
 
-// classicScriptWarnings returns a warning for each file of the bundle of
-// entryRel (metafile paths relative to root) that holds code but neither
-// imports nor exports, and of which esbuild kept nothing in any output.
-// A file without code (comments, TypeScript types) is no mistake.
-func classicScriptWarnings(root, metafile, entryRel, bundle string) ([]*transform.SourceError, error) {
-	var meta struct {
-		Inputs map[string]struct {
-			Bytes  int    `json:"bytes"`
-			Format string `json:"format"`
-		} `json:"inputs"`
-		Outputs map[string]struct {
-			Inputs map[string]struct {
-				BytesInOutput int `json:"bytesInOutput"`
-			} `json:"inputs"`
-		} `json:"outputs"`
-	}
-	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
-		return nil, err
-	}
+// classicScriptWarnings returns a warning for each file of the build
+// other than its entries (metafile paths relative to root) that holds
+// code but neither imports nor exports, and of which esbuild kept nothing
+// in any output; bundle names the build's outputs in the message. A file
+// without code (comments, TypeScript types) is no mistake.
+func classicScriptWarnings(root string, meta *bundleMeta, entries map[string]*bundleEntry, bundle string) ([]*transform.SourceError, error) {
 	kept := make(map[string]bool)
 	for _, out := range meta.Outputs {
 		for p, in := range out.Inputs {
@@ -55,7 +41,7 @@ func classicScriptWarnings(root, metafile, entryRel, bundle string) ([]*transfor
 	for _, p := range slices.Sorted(maps.Keys(meta.Inputs)) {
 		in := meta.Inputs[p]
 		loader, script := scriptLoaders[strings.ToLower(path.Ext(p))]
-		if p == entryRel || !script || in.Format != "" || in.Bytes == 0 || kept[p] {
+		if entries[p] != nil || !script || in.Format != "" || in.Bytes == 0 || kept[p] {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))

@@ -180,7 +180,12 @@ func TestBundleErrors(t *testing.T) {
 
 func TestBundleBadOptions(t *testing.T) {
 	for _, tc := range []struct{ name, step, want string }{
-		{"unknown option", "bundle:splitting=true", `option "splitting": unknown option`},
+		{"unknown option", "bundle:split=true", `option "split": unknown option`},
+		{"splitting with iife", "bundle:format=iife,splitting=true", `splitting needs format=esm`},
+		{"chunk names without splitting", "bundle:splitting=false,chunk-names=[name]-[hash]", `chunk-names needs splitting`},
+		{"chunk names without hash", "bundle:chunk-names=chunks/[name]", `must hold [hash]`},
+		{"chunk names outside", "bundle:chunk-names=../[name]-[hash]", `must be a relative slash-separated name`},
+		{"bad jsx", "bundle:jsx=preserve", `"preserve" is not one of transform, automatic`},
 		{"format cjs", "bundle:format=cjs", `"cjs" is not one of esm, iife`},
 		{"bad target", "bundle:target=es5", `"es5" is not one of es2015`},
 		{"bad loader", "bundle:loader=svg:magic", `loader "magic" for "svg" is not one of base64`},

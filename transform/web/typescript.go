@@ -55,10 +55,27 @@ type TypeScriptOptions struct {
 // React.createElement calls.
 type JSXOptions struct {
 	TypeScriptOptions
+	JSXSettings
+}
+
+// JSXSettings are the options that say how JSX compiles, for the jsx,
+// tsx and bundle steps.
+type JSXSettings struct {
 	JSX             string `opt:"jsx" values:"transform|automatic" doc:"transform calls jsx-factory, automatic imports the runtime of jsx-import-source; default transform"`
 	JSXFactory      string `opt:"jsx-factory" doc:"function called for each element in transform mode; default React.createElement"`
 	JSXFragment     string `opt:"jsx-fragment" doc:"fragment component in transform mode; default React.Fragment"`
 	JSXImportSource string `opt:"jsx-import-source" doc:"package whose jsx-runtime automatic mode imports; default react"`
+}
+
+// mode returns esbuild's JSX mode for the jsx option.
+func (j JSXSettings) mode() (api.JSX, error) {
+	switch j.JSX {
+	case "", "transform":
+		return api.JSXTransform, nil
+	case "automatic":
+		return api.JSXAutomatic, nil
+	}
+	return 0, fmt.Errorf("%w: jsx %q is not one of transform, automatic", transform.ErrBadOption, j.JSX)
 }
 
 // transpileStep runs esbuild's transform on each asset it reads.
@@ -106,13 +123,8 @@ func newTranspileStep(loader api.Loader, exts []string, j JSXOptions) (*transpil
 			LogLevel:        api.LogLevelSilent,
 		},
 	}
-	switch j.JSX {
-	case "", "transform":
-		s.opts.JSX = api.JSXTransform
-	case "automatic":
-		s.opts.JSX = api.JSXAutomatic
-	default:
-		return nil, fmt.Errorf("%w: jsx %q is not one of transform, automatic", transform.ErrBadOption, j.JSX)
+	if s.opts.JSX, err = j.mode(); err != nil {
+		return nil, err
 	}
 	if s.opts.Sourcemap, err = esSourcemap(j.Sourcemap, api.SourceMapExternal); err != nil {
 		return nil, err

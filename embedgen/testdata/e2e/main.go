@@ -92,6 +92,12 @@ func check(p pkg, m *bakefs.Manifest) {
 		fail(err)
 	}
 	fmt.Printf("%s: asset %s integrity %s\n", p.name, src, sri)
+
+	link, err := p.fsys.PreloadLinkHeader("/static/", "js/app.js")
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("%s: link %s\n", p.name, link)
 }
 
 // get requests u accepting only the encoding enc and prints the status,
