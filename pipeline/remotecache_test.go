@@ -169,7 +169,7 @@ func TestRemoteCacheChecksDependencies(t *testing.T) {
 	if res.Stats.Remote != 0 || res.Stats.Ran != 1 {
 		t.Fatalf("changed dependency: %+v, want the job to run", res.Stats)
 	}
-	if got := string(res.outputs[0].data); got != "a:two" {
+	if got := string(outputBytes(t, res, res.outputs[0].Path)); got != "a:two" {
 		t.Fatalf("output %q, want a:two", got)
 	}
 }

@@ -33,6 +33,11 @@ import (
 //
 // A reference resolves as localTarget says: relative ones against the
 // referring file's logical path, root-relative ones against Pipeline.Base.
+// One that names the source of a JavaScript output (src/index.tsx, which a
+// bundle made src/index.js of) names that output, and a <script> that
+// names one gets links to the style sheets and chunks of its bundle
+// before it (see rewrite_entry.go); the pass then runs without hashing
+// too.
 // One that names an output with a hashed name is rewritten to that name,
 // query and fragment kept; one that names a page (text/html) is a link to
 // navigate and keeps its logical name, as does a reference of a file to
@@ -82,16 +87,21 @@ type rewritePass struct {
 // run runs the pass over outs (sorted by path).
 func (p *rewritePass) run(outs []*output) ([]error, error) {
 	p.base = normalBase(p.base)
-	hashing := false
-	for _, o := range outs {
-		hashing = hashing || o.Hashed
-	}
-	if !hashing && !p.strict {
-		return nil, nil
-	}
+	hashing, pages := false, false
 	p.files = make(map[string]*refFile, len(outs))
 	for _, o := range outs {
+		hashing = hashing || o.Hashed
+		pages = pages || isPage(o)
 		p.files[o.Path] = &refFile{o: o}
+	}
+	// A page may name the source of a script (see rewrite_entry.go).
+	aliases := scriptAliases(outs, p.files)
+	renaming := pages && len(aliases) > 0
+	if !hashing && !p.strict && !renaming {
+		return nil, nil
+	}
+	for src, f := range aliases {
+		p.files[src] = f
 	}
 	// Pages first: a <link rel="manifest"> makes a .json file a web app
 	// manifest.
@@ -139,13 +149,22 @@ func (p *rewritePass) run(outs []*output) ([]error, error) {
 				seen[tf] = true
 				f.targets = append(f.targets, tf)
 			}
+			if ok && n.Kind == refs.ScriptStart && !isPage(tf.o) {
+				css, chunks := scriptNeeds(tf.o, p.files)
+				for _, d := range append(css, chunks...) {
+					if !seen[d] {
+						seen[d] = true
+						f.targets = append(f.targets, d)
+					}
+				}
+			}
 		}
 	}
 	sortErrors(warnings)
 	if p.strict && len(warnings) > 0 {
 		return nil, errors.Join(warnings...)
 	}
-	if !hashing {
+	if !hashing && !renaming {
 		return warnings, nil // strict alone checks the references
 	}
 	var order []*refFile
@@ -261,16 +280,27 @@ func (p *rewritePass) rewrite(f *refFile) error {
 	if err := p.read(f); err != nil {
 		return err
 	}
+	linked := make(map[string]bool)
+	for _, n := range f.notes() {
+		if tf, ok := p.files[n.Target]; ok && n.Kind != refs.ScriptStart {
+			linked[tf.o.Path] = true
+		}
+	}
 	out := refs.Apply(f.data, f.refs, func(r *refs.Ref) (string, bool) {
 		t, local := localTarget(r.URL, f.o.Path, p.base)
 		tf, ok := p.files[t]
 		if !local || !ok || t == f.o.Path || isPage(tf.o) {
 			return "", false
 		}
-		if r.Kind == refs.SRI {
+		switch {
+		case r.Kind == refs.SRI:
 			return tf.o.blob.Integrity, true
-		}
-		if !tf.o.Hashed || tf.o.Fingerprinted {
+		case r.Kind == refs.ScriptStart:
+			links := p.scriptLinks(f, r.URL, tf.o, linked)
+			return links, links != ""
+		case tf.o.Path != t: // a source, named by the output made from it
+			return p.renamedURL(f, r.URL, t, tf.o), true
+		case !tf.o.Hashed || tf.o.Fingerprinted:
 			return "", false
 		}
 		u, _ := hashedURL(r.URL, t, bakefs.HashedName(t, tf.o.blob.SHA256))

@@ -96,5 +96,10 @@ func hashedURL(u, target, hashed string) (newURL string, at int) {
 		return u[:at] + insert + u[at:], at
 	}
 	dir := p[:strings.LastIndexByte(p, '/')+1]
-	return dir + (&url.URL{Path: hashedBase}).EscapedPath() + rest, -1
+	return dir + escapePath(hashedBase) + rest, -1
+}
+
+// escapePath escapes a slash-separated path for use in a URL.
+func escapePath(p string) string {
+	return (&url.URL{Path: p}).EscapedPath()
 }

@@ -89,17 +89,29 @@ func targetsDigest(notes []refNote, files map[string]*refFile) string {
 		case isPage(tf.o):
 			b = append(b, 'p')
 		default:
-			o := tf.o
-			b = strconv.AppendBool(b, o.Hashed)
-			b = strconv.AppendBool(b, o.Fingerprinted)
-			b = appendKeyPart(b, o.blob.SHA256)
-			b = appendKeyPart(b, o.blob.Integrity)
-			b = strconv.AppendInt(b, o.blob.Size, 10)
+			b = appendTargetKey(b, tf.o)
+			if n.Kind == refs.ScriptStart {
+				css, chunks := scriptNeeds(tf.o, files)
+				for _, d := range append(css, chunks...) {
+					b = appendTargetKey(b, d.o)
+				}
+			}
 		}
 		b = append(b, '\n')
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendTargetKey appends what a reference to o is rewritten by: its
+// path (a source names its output), hashing and bytes.
+func appendTargetKey(b []byte, o *output) []byte {
+	b = appendKeyPart(b, o.Path)
+	b = strconv.AppendBool(b, o.Hashed)
+	b = strconv.AppendBool(b, o.Fingerprinted)
+	b = appendKeyPart(b, o.blob.SHA256)
+	b = appendKeyPart(b, o.blob.Integrity)
+	return strconv.AppendInt(b, o.blob.Size, 10)
 }
 
 // appendKeyPart appends s to b with its length before it, so that no two

@@ -143,10 +143,12 @@ const davServer = `server {
 // StaticServer is the server block that serves a bakefs output tree as
 // a static site, the way the README advises: the tree's root at /,
 // precompressed .gz siblings to clients that accept gzip, hashed names
-// (app.3f2a1b9c0d.js) cached for a year as immutable, every other file
-// revalidated (no-cache). %[1]d is the port, %[2]s the tree.
+// (app.3f2a1b9c0d.js) and the content names of esbuild's chunks and
+// assets (chunk-7P6HTTJZ.js) cached for a year as immutable, every other
+// file revalidated (no-cache). %[1]d is the port, %[2]s the tree.
 const StaticServer = `map $uri $bakefs_cache_control {
 		"~\.[0-9a-f]{10}\.[^/]+$" "public, max-age=31536000, immutable";
+		"~-[A-Z2-7]{8}\.[^/]+$" "public, max-age=31536000, immutable";
 		default "no-cache";
 	}
 	server {

@@ -18,6 +18,10 @@ const (
 	Nav                  // a link to navigate (a href): never warned about
 	Manifest             // a web app manifest the browser loads
 	SRI                  // an integrity value for URL; Start:End is the value
+	// ScriptStart is the point where a <script> element with a src
+	// starts (Start == End), before which the rewrite pass inserts the
+	// elements that the script's bundle needs; URL is the src.
+	ScriptStart
 )
 
 // A Ref is one reference found in a file.
@@ -51,7 +55,9 @@ func Each(refs []Ref, fn func(r *Ref, at int)) {
 
 // Apply returns text with each ref for which newURL gives a value replaced
 // by it: written in place (the hash digits inserted, the rest of the bytes
-// kept) when the ref is Plain, through its Write function otherwise. It
+// kept) when the ref is Plain, through its Write function otherwise. For
+// an SRI ref the value replaces the integrity value, and for a ScriptStart
+// ref it is text inserted at that point. It
 // returns text itself when nothing changes.
 func Apply(text []byte, refs []Ref, newURL func(*Ref) (string, bool)) []byte {
 	var out []byte
@@ -65,7 +71,7 @@ func Apply(text []byte, refs []Ref, newURL func(*Ref) (string, bool)) []byte {
 				repl = r.Write(string(n))
 			}
 		} else if u, ok := newURL(r); ok && u != r.URL {
-			if r.Plain || r.Kind == SRI {
+			if r.Plain || r.Kind == SRI || r.Kind == ScriptStart {
 				repl = []byte(u)
 			} else {
 				repl = r.Write(u)

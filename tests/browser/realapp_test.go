@@ -26,32 +26,14 @@ import (
 // hashed scripts and sheets, which come immutable, and the two servers'
 // pages are pixel-identical.
 func TestRealApp(t *testing.T) {
-	dir := t.TempDir()
-	if err := copyExample(filepath.Join("..", "realapp"), dir); err != nil {
-		t.Fatal(err)
-	}
-	p, err := project.Load(filepath.Join(dir, "bakefs.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := p.Jobs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Pipeline().Run(context.Background(), jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := res.WriteTree(p.Out); err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := bakefs.Load(os.DirFS(p.Out))
+	out := buildTestApp(t, "realapp", t.TempDir())
+	fsys, err := bakefs.Load(os.DirFS(out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	handler := httptest.NewServer(fsys.Handler())
 	t.Cleanup(handler.Close)
-	nginx := nginxtest.StartStatic(t, p.Out)
+	nginx := nginxtest.StartStatic(t, out)
 
 	ctx := newBrowser(t, "")
 	rec := record(t, ctx)
@@ -85,6 +67,31 @@ func TestRealApp(t *testing.T) {
 			t.Errorf("%s: nginx's page differs from the handler's: %v", theme, err)
 		}
 	}
+}
+
+// buildTestApp copies the test application tests/<name> into dir, builds
+// it with its project file, and returns the directory of its output tree.
+func buildTestApp(t *testing.T, name, dir string) string {
+	t.Helper()
+	if err := copyExample(filepath.Join("..", name), dir); err != nil {
+		t.Fatal(err)
+	}
+	p, err := project.Load(filepath.Join(dir, "bakefs.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := p.Jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Pipeline().Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.WriteTree(p.Out); err != nil {
+		t.Fatal(err)
+	}
+	return p.Out
 }
 
 // checkRealAppRequests checks what one page load asked of a server.

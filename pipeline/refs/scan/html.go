@@ -23,7 +23,8 @@ import (
 // the other meta names that hold an image, xlink:href, style attributes and
 // <style> elements (as CSS, see scanCSS), inline <svg> (see SVG), and
 // integrity, which is set to the integrity of the file that the element's
-// src or href names.
+// src or href names. A <script> with a plain src also gives a ScriptStart
+// ref where its start tag begins.
 //
 // Links to navigate (a, area, iframe, and link elements other than style
 // sheets, icons, manifests and preloads) are rewritten when they name a
@@ -39,6 +40,7 @@ func HTML(data []byte) []refs.Ref {
 	offset := func(b []byte) int { return in.Offset() - len(b) }
 	var found []refs.Ref
 	var tag string
+	var tagStart int
 	var attrs []htmlAttr
 	inStyle := false
 	for {
@@ -48,7 +50,7 @@ func HTML(data []byte) []refs.Ref {
 			sort.SliceStable(found, func(i, j int) bool { return found[i].Start < found[j].Start })
 			return found
 		case phtml.StartTagToken:
-			tag, attrs = string(l.Text()), attrs[:0]
+			tag, tagStart, attrs = string(l.Text()), offset(tok), attrs[:0]
 			inStyle = false
 		case phtml.AttributeToken:
 			val := l.AttrVal()
@@ -58,7 +60,7 @@ func HTML(data []byte) []refs.Ref {
 			}
 			attrs = append(attrs, a)
 		case phtml.StartTagCloseToken, phtml.StartTagVoidToken:
-			found = append(found, htmlElementRefs(tag, attrs)...)
+			found = append(found, htmlElementRefs(tag, tagStart, attrs)...)
 			inStyle = tag == "style" && tt == phtml.StartTagCloseToken
 		case phtml.TextToken:
 			if inStyle {
@@ -179,8 +181,9 @@ var metaImages = map[string]bool{
 	"msapplication-wide310x150logo": true, "msapplication-square310x310logo": true,
 }
 
-// htmlElementRefs returns the refs of one element's attributes.
-func htmlElementRefs(tag string, attrs []htmlAttr) []refs.Ref {
+// htmlElementRefs returns the refs of one element's attributes; start is
+// where the element's start tag begins.
+func htmlElementRefs(tag string, start int, attrs []htmlAttr) []refs.Ref {
 	get := func(key string) *htmlAttr {
 		for i := range attrs {
 			if attrs[i].key == key {
@@ -232,6 +235,10 @@ func htmlElementRefs(tag string, attrs []htmlAttr) []refs.Ref {
 				}
 			}
 			add(href, kind)
+		}
+	case "script":
+		if len(found) == 1 && found[0].Plain {
+			found = append(found, refs.Ref{Start: start, End: start, URL: found[0].URL, Kind: refs.ScriptStart})
 		}
 	case "meta":
 		name := get("property")

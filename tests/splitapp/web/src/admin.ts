@@ -1,0 +1,3 @@
+import { label, mark } from "./lib/format";
+
+mark("admin", label("admin"));
