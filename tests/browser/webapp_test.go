@@ -120,7 +120,11 @@ func bestEncoding(e bakefs.Entry, acceptEncoding string) string {
 func hashedEntries(m *bakefs.Manifest) map[string]bakefs.Entry {
 	out := make(map[string]bakefs.Entry)
 	for _, e := range m.Files {
-		if rest, ok := strings.CutPrefix(e.Hashed, "static/"); ok {
+		name := e.Hashed
+		if e.Fingerprinted {
+			name = e.Path // a chunk, named by its content
+		}
+		if rest, ok := strings.CutPrefix(name, "static/"); ok {
 			out[staticPrefix+rest] = e
 		}
 	}
@@ -173,6 +177,58 @@ func TestWebapp(t *testing.T) {
 				t.Logf("server stderr:\n%s", srv.stderr)
 			}
 		})
+	}
+}
+
+// checkPlanner checks the part of the page that app.js loads on demand:
+// the first load asked for the chunk that app.js shares with it (preloaded)
+// and not for the planner's chunk, which the click on the plan button
+// fetches, by its content name, immutable, and runs.
+func checkPlanner(t *testing.T, ctx context.Context, f *fixture, rec *recorder, first map[string]exchange, hashed map[string]bakefs.Entry) {
+	app, _ := f.manifest.Lookup("static/js/app.js")
+	if len(app.Imports) != 1 || len(app.DynamicImports) != 1 {
+		t.Fatalf("static/js/app.js imports %q and loads %q on demand, want one chunk each", app.Imports, app.DynamicImports)
+	}
+	shared, planner := "/"+app.Imports[0], "/"+app.DynamicImports[0]
+	requested := func(m map[string]exchange, p string) bool {
+		for u := range m {
+			if urlPath(t, u) == p {
+				return true
+			}
+		}
+		return false
+	}
+	if !requested(first, shared) || requested(first, planner) {
+		t.Errorf("first load: %s requested %v (want true), %s requested %v (want false)", shared, requested(first, shared), planner, requested(first, planner))
+	}
+	rec.reset()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("[data-plan]").click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the oven plan", `!!document.body.dataset.plan`)
+	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.plan + ": " + document.querySelector("[data-plan-out]").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(state, "shown: Oven plan: ") {
+		t.Errorf("after the click: %q, want the oven plan", state)
+	}
+	var got []string
+	for _, x := range rec.exchanges() {
+		p := urlPath(t, x.URL)
+		got = append(got, p)
+		if _, ok := hashed[p]; !ok {
+			t.Errorf("after the click: %s is not a served name of the manifest", p)
+		}
+		if cc := x.Headers["cache-control"]; !strings.Contains(cc, "immutable") {
+			t.Errorf("after the click: %s sent Cache-Control %q, want immutable", p, cc)
+		}
+	}
+	if len(got) != 1 || got[0] != planner {
+		t.Errorf("the click requested %q, want only %s", got, planner)
+	}
+	for _, p := range rec.errors() {
+		t.Error(p)
 	}
 }
 
@@ -362,6 +418,9 @@ func checkPage(t *testing.T, ctx context.Context, f *fixture, base, protocol, sh
 	})
 	t.Run("picture", func(t *testing.T) {
 		checkPicture(t, ctx, f, rec, facts)
+	})
+	t.Run("lazy planner", func(t *testing.T) {
+		checkPlanner(t, ctx, f, rec, byURL, hashed)
 	})
 	if t.Failed() {
 		return
