@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"html/template"
 	"strings"
@@ -48,6 +50,29 @@ func (f *FS) element(b *strings.Builder, prefix, start string, e *Entry) {
 
 // importMap is the importmap template function: see FuncMap.
 func (f *FS) importMap(prefix string, names []string) (template.HTML, error) {
+	text, err := f.importMapText(prefix, names)
+	if err != nil {
+		return "", err
+	}
+	return template.HTML(`<script type="importmap">` + text + `</script>`), nil
+}
+
+// ImportMapHash returns the Content-Security-Policy source of the import
+// map that FuncMap's importmap writes for names under prefix,
+// "'sha256-<base64>'": an import map is an inline script, which a policy
+// without 'unsafe-inline' runs only when its script-src lists this hash
+// (or a nonce). Errors are those of importmap.
+func (f *FS) ImportMapHash(prefix string, names ...string) (string, error) {
+	text, err := f.importMapText(prefix, names)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'", nil
+}
+
+// importMapText returns the JSON text of the import map of names.
+func (f *FS) importMapText(prefix string, names []string) (string, error) {
 	integrity := make(map[string]string)
 	for _, name := range names {
 		root, chunks, err := f.graph("importmap", name, true)
@@ -64,8 +89,5 @@ func (f *FS) importMap(prefix string, names []string) (template.HTML, error) {
 	text, err := json.Marshal(struct {
 		Integrity map[string]string `json:"integrity"`
 	}{integrity})
-	if err != nil {
-		return "", err
-	}
-	return template.HTML(`<script type="importmap">` + string(text) + `</script>`), nil
+	return string(text), err
 }

@@ -1,6 +1,8 @@
 package fs_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	bakefs "github.com/bakefs/bakefs/fs"
 	"html/template"
@@ -10,6 +12,25 @@ import (
 	"strings"
 	"testing"
 )
+
+// TestImportMapHash: the hash is that of the text between the tags that
+// importmap writes, as a Content-Security-Policy hash source.
+func TestImportMapHash(t *testing.T) {
+	fsys, _ := newTreeFS(t, moduleFiles)
+	var b strings.Builder
+	if err := template.Must(template.New("").Funcs(fsys.FuncMap("/static/")).Parse(`{{importmap "js/app.js" "js/later.js"}}`)).Execute(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.TrimSuffix(strings.TrimPrefix(b.String(), `<script type="importmap">`), "</script>")
+	sum := sha256.Sum256([]byte(text))
+	want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if got, err := fsys.ImportMapHash("/static/", "js/app.js", "js/later.js"); err != nil || got != want {
+		t.Errorf("ImportMapHash = %q, %v; want %q for %s", got, err, want, text)
+	}
+	if _, err := fsys.ImportMapHash("/static/", "css/app.css"); !errors.Is(err, bakefs.ErrNotModule) {
+		t.Errorf("ImportMapHash of a style sheet: %v, want ErrNotModule", err)
+	}
+}
 
 func TestFuncMapModules(t *testing.T) {
 	fsys, m := newTreeFS(t, moduleFiles)

@@ -90,6 +90,9 @@ import (
 //
 //	<head>{{importmap "js/app.js"}}{{module "js/app.js"}}
 //
+// An import map is an inline script: under a Content-Security-Policy
+// without 'unsafe-inline', add ImportMapHash to its script-src.
+//
 // PreloadLinkHeader announces the files of module in a Link header.
 //
 // These elements have no crossorigin attribute, which a style sheet of
