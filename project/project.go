@@ -122,20 +122,27 @@ func Load(file string) (*Project, error) {
 		return nil, fail(p.lineOf(undecoded[0].String()+" ", 0), "unknown key %q", undecoded[0].String())
 	}
 	dir := filepath.Dir(abs)
+	// Paths are relative to the project file's directory, unless absolute.
+	resolve := func(name string) string {
+		if filepath.IsAbs(name) {
+			return filepath.Clean(name)
+		}
+		return filepath.Join(dir, name)
+	}
 	if f.Src == "" {
 		return nil, fail(0, "src is required")
 	}
-	p.Src = filepath.Join(dir, f.Src)
+	p.Src = resolve(f.Src)
 	p.Cache = filepath.Join(dir, ".bakefs-cache")
 	if f.Cache != nil {
 		p.Cache = ""
 		if *f.Cache != "" {
-			p.Cache = filepath.Join(dir, *f.Cache)
+			p.Cache = resolve(*f.Cache)
 		}
 	}
 	switch {
 	case f.Out != "":
-		p.Out = filepath.Join(dir, f.Out)
+		p.Out = resolve(f.Out)
 	case f.Package == nil:
 		return nil, fail(0, "out is required: without a [package], the output tree is what the build makes")
 	case p.Cache == "":
@@ -182,7 +189,7 @@ func Load(file string) (*Project, error) {
 		if f.Package.Dir == "" || f.Package.Name == "" {
 			return nil, fail(p.lineOf("[package]", 0), "package: dir and name are required")
 		}
-		p.Package = &Package{Dir: filepath.Join(dir, f.Package.Dir), Name: f.Package.Name, ImportPath: f.Package.Import}
+		p.Package = &Package{Dir: resolve(f.Package.Dir), Name: f.Package.Name, ImportPath: f.Package.Import}
 	}
 	if len(f.Rules) == 0 {
 		return nil, fail(0, "no [[rule]]: nothing would be built")

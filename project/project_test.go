@@ -74,6 +74,24 @@ func TestJobs(t *testing.T) {
 	}
 }
 
+// TestAbsolutePaths: src, out, cache and the package's dir may be
+// absolute; relative ones are relative to the project file.
+func TestAbsolutePaths(t *testing.T) {
+	elsewhere := t.TempDir()
+	toml := "src = \"web\"\nout = \"" + filepath.ToSlash(filepath.Join(elsewhere, "out")) + "\"\ncache = \"" +
+		filepath.ToSlash(filepath.Join(elsewhere, "cache")) + "\"\n[package]\ndir = \"pkg\"\nname = \"assets\"\n[[rule]]\nmatch = \"*.css\"\nsteps = []\n"
+	file := writeProject(t, toml, "a.css")
+	p, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(file)
+	if p.Out != filepath.Join(elsewhere, "out") || p.Cache != filepath.Join(elsewhere, "cache") ||
+		p.Src != filepath.Join(dir, "web") || p.Package.Dir != filepath.Join(dir, "pkg") {
+		t.Errorf("src %s, out %s, cache %s, package %s", p.Src, p.Out, p.Cache, p.Package.Dir)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name, toml, want string

@@ -3,7 +3,8 @@ package project
 // Reference describes every key of a project file and how rules take
 // files; bakefs help project prints it.
 const Reference = `A project file (bakefs.toml) is TOML. Every path in it is relative to the
-directory of the file.
+directory of the file; src, out, cache and the package's dir may also be
+absolute.
 
   src      = "web"            # source root (required)
   out      = "build/assets"   # output tree + manifest (required without [package]; with

@@ -116,3 +116,31 @@ func readManifest(t *testing.T, dir string) *bakefs.Manifest {
 	}
 	return &m
 }
+
+// TestPageNamesSingleEntryWithChunks: a rule of one entry whose lazily
+// loaded module shares code with it has a shared chunk too, which is not
+// the entry's output: the page still names the entry's.
+func TestPageNamesSingleEntryWithChunks(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "web/main.ts"), "import { s } from \"./shared\";\nconsole.log(s());\nexport const later = () => import(\"./lazy\");\n")
+	writeFile(t, filepath.Join(dir, "web/lazy.ts"), "import { s } from \"./shared\";\nexport const z = s();\n")
+	writeFile(t, filepath.Join(dir, "web/shared.ts"), "export function s() { return \"shared\" + Math.random(); }\n")
+	writeFile(t, filepath.Join(dir, "web/index.html"), strings.Replace(entryPage, "%s", "main.ts", 1))
+	project := filepath.Join(dir, "bakefs.toml")
+	writeFile(t, project, "src = \"web\"\nout = \"build\"\nstrict = true\n[[rule]]\nmatch = \"main.ts\"\nsteps = [\"bundle\"]\n[[rule]]\nmatch = \"index.html\"\nsteps = []\n")
+	if code, _, stderr := runCLI(t, "build", "-f", project); code != 0 {
+		t.Fatalf("build: exit %d, stderr:\n%s", code, stderr)
+	}
+	m := readManifest(t, filepath.Join(dir, "build"))
+	main, _ := m.Lookup("main.js")
+	if len(main.Imports) != 1 || len(main.DynamicImports) != 1 {
+		t.Fatalf("main.js imports %q and %q on demand, want a shared chunk and the lazy one", main.Imports, main.DynamicImports)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "build", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<link rel="modulepreload" href="` + main.Imports[0] + `"><script type="module" src="main.js"></script>`; !strings.Contains(string(data), want) {
+		t.Errorf("index.html is\n%s\nwant it to hold\n%s", data, want)
+	}
+}

@@ -441,9 +441,9 @@ func (s *bundleStep) outputs(files []api.OutputFile, outDir, dir string, meta *b
 			o.Source = meta.Outputs[logical].EntryPoint // a chunk that import() loads
 		}
 		if o.Source == "" {
-			o.Source = sourceName(entries[0].asset)
-			if len(entries) > 1 {
-				o.Source = logical // a chunk that several entries share
+			o.Source = logical // a chunk that entries or chunks share, and its CSS
+			if len(entries) == 1 && !s.isChunk(filepath.ToSlash(rel)) {
+				o.Source = sourceName(entries[0].asset) // a file the one entry imports
 			}
 		}
 		o.Imports, o.DynamicImports, o.CSS = meta.graph(logical)
@@ -458,7 +458,13 @@ func (s *bundleStep) outputs(files []api.OutputFile, outDir, dir string, meta *b
 // the output directory, after its bytes: an imported file
 // (bundleAssetNames) or a chunk (chunk-names, which holds [hash]).
 func (s *bundleStep) contentNamed(rel string) bool {
-	return strings.HasPrefix(rel, "assets/") || s.chunkNames != nil && s.chunkNames.MatchString(rel)
+	return strings.HasPrefix(rel, "assets/") || s.isChunk(rel)
+}
+
+// isChunk reports whether the output at rel under the output directory is
+// a chunk of code splitting (or its CSS): its name matches chunk-names.
+func (s *bundleStep) isChunk(rel string) bool {
+	return s.chunkNames != nil && s.chunkNames.MatchString(rel)
 }
 
 // commonDir returns the deepest directory that holds both slash-separated
