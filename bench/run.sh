@@ -7,9 +7,9 @@
 # Usage: bash bench/run.sh [SECTION...]     SECTION: cold bundle minify warm
 #                                            change serve compile images
 #                                            rxjs three real pkgrss nochange
-#                                            init devedit css vite imaging,
-#                                            or goals for the last ten
-#                                            (default: all)
+#                                            init devedit css vite imaging
+#                                            lazy, or goals for rxjs to
+#                                            imaging (default: all)
 #
 # Environment:
 #   BENCH_ROUNDS   rounds of each side-by-side comparison (default 5)
@@ -25,7 +25,8 @@
 # for sections h-q also brotli, zstd, sphinx-doc and fonts-lato (Debian
 # packages), rxjs, three, bootstrap, bulma, bootstrap-icons, vite and
 # vite-plugin-compression2 (npm, pinned below), and statigz (Go module,
-# built in a temporary module).
+# built in a temporary module); for section r also react, react-dom and
+# @vitejs/plugin-react (npm, pinned below).
 # Every server listens on loopback only and every load run is bounded.
 set -euo pipefail
 
@@ -40,10 +41,10 @@ SECTIONS=()
 for s in "$@"; do
   if [ "$s" = goals ]; then SECTIONS+=("${GOALS[@]}"); else SECTIONS+=("$s"); fi
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images "${GOALS[@]}")
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images "${GOALS[@]}" lazy)
 for s in "${SECTIONS[@]}"; do
   case $s in cold | bundle | minify | warm | change | serve | compile | images) ;;
-  rxjs | three | real | pkgrss | nochange | init | devedit | css | vite | imaging) ;;
+  rxjs | three | real | pkgrss | nochange | init | devedit | css | vite | imaging | lazy) ;;
   *) echo "bench/run.sh: unknown section $s" >&2; exit 2 ;;
   esac
 done
@@ -118,10 +119,13 @@ install_esbuild() {
 # Real sources and peers of sections h-q, from npm at pinned versions.
 NPM_PEERS=(rxjs@7.8.2 three@0.187.0 bootstrap@5.3.9 bulma@1.0.4 bootstrap-icons@1.13.2)
 VITE_PEERS=(vite@8.4.0 vite-plugin-compression2@2.5.3)
+# Section r: a React app, and Vite's React plugin (6.x is the line for Vite 8).
+LAZY_PEERS=(react@19.3.1 react-dom@19.3.1 @vitejs/plugin-react@6.3.1)
 NM=$PEERS/npm/node_modules
 install_npm_peers() {
   local want_pkgs=("${NPM_PEERS[@]}") p missing=()
   want vite && want_pkgs+=("${VITE_PEERS[@]}")
+  want lazy && want_pkgs+=("${VITE_PEERS[@]}" "${LAZY_PEERS[@]}")
   for p in "${want_pkgs[@]}"; do
     [ "$(jq -r .version "$NM/${p%@*}/package.json" 2>/dev/null)" = "${p##*@}" ] || missing+=("$p")
   done
@@ -239,7 +243,7 @@ mkdir -p "$PEERS" "$WORK/bin"
 install_debian
 want bundle && install_esbuild
 want compile && install_go_peers
-for s in "${GOALS[@]}"; do want "$s" && { install_esbuild; install_npm_peers; break; }; done
+for s in "${GOALS[@]}" lazy; do want "$s" && { install_esbuild; install_npm_peers; break; }; done
 want css && install_statigz
 
 log "building bakefs, the generator and the measuring tool"
@@ -1076,6 +1080,128 @@ if want imaging; then
   cmp -s "$q/imaging.jpg" "$q/bakefs/$(basename "$img")" && same=yes
   out "Output: imaging $(bytes "$q/imaging.jpg") B, bakefs $(bytes "$q/bakefs/$(basename "$img")") B (same bytes: $same)." ""
   goal "| 10. resize + JPEG, bakefs / imaging direct (a peer, no goal) | $(cell bakefs-resize 4 "$q/table.md"); same bytes: $same | — |"
+fi
+
+# ----------------------------------------------------------------- lazy --
+
+# lazy_bytes DIR LIST: each line "CLASS FILE" of LIST as "CLASS BYTES
+# BROTLI FILE": FILE's size under DIR and that of FILE.br beside it (the
+# file's own size when the tool wrote no .br, as a server then sends it).
+lazy_bytes() {
+  local class file br
+  while read -r class file; do
+    br=$1/$file
+    [ -f "$br.br" ] && br=$br.br
+    echo "$class $(bytes "$1/$file") $(bytes "$br") $file"
+  done <"$2"
+}
+# lazy_report TOOL DIR PAGE: the row of one tool from DIR/files.txt (lines
+# of lazy_bytes; DIR/out is the output), then the checks: no lazy route's
+# file in the initial load by the manifest; by content, the home view's
+# marker string in the initial load and no lazy route's (their
+# data-route attributes, and reports-chart, a class of Reports.css); three
+# dynamic imports; every file the page PAGE names in the output.
+lazy_report() {
+  local tool=$1 d=$2 page=$3 f m n missing=
+  : >"$d/page.txt"
+  awk -v tool="$tool" '
+    $1 == "all" { n++; raw += $2; br += $3; if ($4 ~ /\.js$/) js++ }
+    $1 == "initial" { ni++; iraw += $2; ibr += $3 }
+    END { printf "| %s | %d | %d | %d B (%d B raw, %d files) | %d B (%d B raw) |\n", tool, js, n - js, ibr, iraw, ni, br, raw }' "$d/files.txt" >>"$RESULTS"
+  awk '$1 == "initial" { br += $3 } END { print br }' "$d/files.txt" >"$d/initial.br"
+  for f in $(awk 'NR == FNR { if ($1 == "initial") i[$4]; next } $1 == "route" && ($4 in i) { print $4 }' "$d/files.txt" "$d/files.txt"); do
+    lazy_warn "$tool: the lazy route file $f is in the initial load"
+  done
+  for f in $(awk '$1 == "initial" { print $4 }' "$d/files.txt"); do
+    for m in route-reports route-team route-settings reports-chart; do
+      if grep -q "$m" "$d/out/$f"; then lazy_warn "$tool: $f, in the initial load, holds \"$m\", which only a lazy route uses"; fi
+    done
+  done
+  (cd "$d/out" && grep -q route-home $(awk '$1 == "initial" { print $4 }' "$d/files.txt") </dev/null) ||
+    lazy_warn "$tool: the home view's marker route-home is in no file of the initial load"
+  n=$(awk '$1 == "route" && $4 ~ /\.js$/' "$d/files.txt" | wc -l)
+  [ "$n" = 3 ] || lazy_warn "$tool: the entry's manifest record names $n dynamic imports, not 3"
+  for f in $(grep -oE '(src|href)="?/[^" >]+' "$page" | sed -E 's/^(src|href)="?\///'); do
+    echo "$f" >>"$d/page.txt"
+    [ -f "$d/out/$f" ] || missing="$missing $f"
+  done
+  [ -z "$missing" ] || lazy_warn "$tool: index.html names files that are not in the output:$missing"
+}
+lazy_warn() { log "WARNING: $*"; echo "$*" >>"$WORK/lazy-warnings.txt"; }
+# lazy_names CLASS DIR: the files of CLASS in DIR/files.txt, comma-separated.
+lazy_names() { awk -v c="$1" '$1 == c { printf "%s%s", (n++ ? ", " : ""), $4 }' "$2/files.txt"; }
+
+if want lazy; then
+  log "lazy routes: vite build vs bakefs build of a React app split by route"
+  out "### r. Lazy routes: \`vite build\` (vite@8.4.0, @vitejs/plugin-react@6.3.1, vite-plugin-compression2@2.5.3) vs \`bakefs build\` of a React 19 app with three routes loaded by \`React.lazy\`" ""
+  r=$WORK/lazy
+  mkdir -p "$r"
+  cp -r bench/lazyapp "$r/app"
+  ln -s "$NM" "$r/app/node_modules"
+  # The heavy route's generated table: 1,200 sales, the same every run.
+  awk 'BEGIN {
+    split("North South East West Central", region, " ")
+    split("Widget Gadget Sprocket Gizmo Doohickey Thingamajig Whatsit Contraption", product, " ")
+    split("Online Retail Partner Direct", channel, " ")
+    print "// Generated by bench/run.sh (section r): 1,200 sales, the same every run."
+    print "export type Sale = { id: number; date: string; region: string; product: string; channel: string; quantity: number; price: number };"
+    print "export const sales: Sale[] = ["
+    x = 12345
+    for (i = 1; i <= 1200; i++) {
+      x = (x * 16807) % 2147483647
+      printf "  { id: %d, date: \"2025-%02d-%02d\", region: \"%s\", product: \"%s\", channel: \"%s\", quantity: %d, price: %d },\n",
+        i, 1 + x % 12, 1 + int(x / 12) % 28, region[1 + int(x / 7) % 5], product[1 + int(x / 11) % 8],
+        channel[1 + int(x / 13) % 4], 1 + int(x / 17) % 40, 5 + int(x / 19) % 495
+    }
+    print "];"
+  }' >"$r/app/src/routes/salesData.ts"
+  a=$r/app
+  (cd "$a" && "$SBS" -rounds "$ROUNDS" -warmup 1 -md "$RESULTS" \
+    -title "index.html + src/main.tsx: React $(jq -r .version "$NM/react/package.json"), $(find "$a/src" -name '*.ts*' | wc -l) modules of the app ($(cat $(find "$a/src" -name '*.ts*') | wc -c) B), 2 style sheets; br only on both sides" \
+    -prepare "bakefs-build=rm -rf $a/bakefs-out $a/.bakefs-cache" \
+    -prepare "vite-build=rm -rf $a/dist" \
+    "bakefs-build=$BAKEFS build -f $a/bakefs.toml" \
+    "vite-build=$NM/.bin/vite build" >"$r/table.md")
+  # The files of each tool, from its manifest: "all" every JavaScript and
+  # CSS output, "initial" the entry's closure (the entry, the chunks it
+  # imports statically, transitively, and the style sheets of each),
+  # "route" the chunks the entry imports with import() and their style
+  # sheets. bakefs's entry is src/main.js, whose source is src/main.tsx.
+  jq -e '.files | any(.path == "src/main.js")' "$a/bakefs-out/bakefs-manifest.json" >/dev/null || { log "bakefs wrote no src/main.js"; exit 1; }
+  mkdir -p "$r/bakefs" "$r/vite"
+  ln -s "$a/bakefs-out" "$r/bakefs/out"
+  ln -s "$a/dist" "$r/vite/out"
+  jq -r '
+    (.files | map({ (.path): . }) | add) as $f
+    | $f["src/main.js"] as $entry
+    | [$entry | recurse(.imports[]? | $f[.])] as $closure
+    | ([$f[] | select(.type | test("^text/(javascript|css)")) | "all \(.path)"]
+      + [($closure[].path, $closure[].css[]?) | "initial \(.)"]
+      + [$entry.dynamicImports[]? | $f[.] | (.path, .css[]?) | "route \(.)"])
+    | unique[]' "$a/bakefs-out/bakefs-manifest.json" >"$r/bakefs/list.txt"
+  jq -r '
+    . as $m
+    | [.[] | select(.isEntry)][0] as $entry
+    | [$entry | recurse(.imports[]? | $m[.])] as $closure
+    | ([.[] | (.file, .css[]?) | select(test("\\.(js|css)$")) | "all \(.)"]
+      + [($closure[].file, $closure[].css[]?) | "initial \(.)"]
+      + [$entry.dynamicImports[]? | $m[.] | (.file, .css[]?) | "route \(.)"])
+    | unique[]' "$a/dist/.vite/manifest.json" >"$r/vite/list.txt"
+  lazy_bytes "$a/bakefs-out" "$r/bakefs/list.txt" >"$r/bakefs/files.txt"
+  lazy_bytes "$a/dist" "$r/vite/list.txt" >"$r/vite/files.txt"
+  : >"$WORK/lazy-warnings.txt"
+  out "| tool | JS files | CSS files | initial load, brotli | whole output (JS + CSS), brotli |" "|---|---:|---:|---:|---:|"
+  lazy_report bakefs "$r/bakefs" "$a/bakefs-out/index.html"
+  lazy_report vite "$r/vite" "$a/dist/index.html"
+  out "" "Initial load, vite / bakefs: $(awk -v v="$(cat "$r/vite/initial.br")" -v b="$(cat "$r/bakefs/initial.br")" 'BEGIN { printf "%.2f×", v / b }') (brotli); cold build, vite / bakefs: $(cell vite-build 4 "$r/table.md")." "" \
+    "- initial load by the manifest: bakefs $(lazy_names initial "$r/bakefs"); vite $(lazy_names initial "$r/vite")" \
+    "- lazy routes (the entry's dynamic imports, with their style sheets): bakefs $(lazy_names route "$r/bakefs"); vite $(lazy_names route "$r/vite")" \
+    "- what index.html names: bakefs $(paste -sd' ' "$r/bakefs/page.txt"); vite $(paste -sd' ' "$r/vite/page.txt")" ""
+  if [ -s "$WORK/lazy-warnings.txt" ]; then
+    out "**Warning:**" "" "$(sed 's/^/- /' "$WORK/lazy-warnings.txt")" ""
+  else
+    out "Checks passed: no lazy route's chunk, style sheet or marker string is in either initial load, and every file each index.html names exists." ""
+  fi
 fi
 
 if [ -s "$WORK/goals.md" ]; then
