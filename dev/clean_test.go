@@ -21,8 +21,8 @@ import (
 )
 
 // cleanProject has pages, a style sheet and an image they refer to
-// (hashed names, so the rewrite pass runs), a bundle with an import, and
-// two compressions.
+// (hashed names, so the rewrite pass runs), a bundle with an import (and,
+// after an edit, an import() and so chunks), and two compressions.
 var cleanProject = map[string]string{
 	"bakefs.toml": `
 src      = "web"
@@ -87,45 +87,56 @@ func testEditServesCleanBuild(t *testing.T, onDisk bool) {
 	steps := []struct {
 		name   string
 		change func(t *testing.T)
+		after  func(t *testing.T) // more checks of the rebuilt FS, or nil
 	}{
 		{"a page edited", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/about.html"), strings.Replace(cleanProject["web/about.html"], "about", "edited", 1))
 			date("web/about.html", old.Add(time.Minute))
-		}},
+		}, nil},
 		{"a sheet that pages name edited", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/css/site.css"), strings.Replace(cleanProject["web/css/site.css"], "#333333", "#444444", 1))
 			date("web/css/site.css", old.Add(2*time.Minute))
-		}},
+		}, nil},
 		{"an image that the sheet names edited", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/img/logo.svg"), strings.Replace(cleanProject["web/img/logo.svg"], "#ff0000", "#00ff00", 1))
 			date("web/img/logo.svg", old.Add(3*time.Minute))
-		}},
+		}, nil},
 		{"a module the bundle imports edited", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/msg.ts"), "export const msg: string = \"two\";\n")
 			date("web/msg.ts", old.Add(4*time.Minute))
+		}, nil},
+		{"a module loaded with import() added", func(t *testing.T) {
+			writeFile(t, filepath.Join(root, "web/later.ts"), "import { msg } from \"./msg\";\nexport const later = msg + \" later\";\n")
+			writeFile(t, filepath.Join(root, "web/app.ts"), cleanProject["web/app.ts"]+"export const load = () => import(\"./later\");\n")
+			date("web/later.ts", old.Add(5*time.Minute))
+			date("web/app.ts", old.Add(5*time.Minute))
+		}, func(t *testing.T) {
+			if m, err := iofs.Glob(s.FS(), "later-*.js"); err != nil || len(m) != 1 {
+				t.Errorf("the rebuilt FS has %q (%v) for later-*.js, want the chunk of import()", m, err)
+			}
 		}},
 		{"a page added", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/new.html"), "<!doctype html>\n<p>new   page</p>\n")
 			date("web/new.html", old)
-		}},
+		}, nil},
 		{"a page removed", func(t *testing.T) {
 			if err := os.Remove(filepath.Join(root, "web/about.html")); err != nil {
 				t.Fatal(err)
 			}
-		}},
+		}, nil},
 		{"the cache removed under the server", func(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(root, ".cache")); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(root, "web/css/site.css"), strings.Replace(cleanProject["web/css/site.css"], "#333333", "#555555", 1))
 			date("web/css/site.css", old.Add(5*time.Minute))
-		}},
+		}, nil},
 		{"a page edited within the racy window", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/index.html"), strings.Replace(cleanProject["web/index.html"], "index", "fresh", 1))
-		}},
+		}, nil},
 		{"the same page edited again, same size", func(t *testing.T) {
 			writeFile(t, filepath.Join(root, "web/index.html"), strings.Replace(cleanProject["web/index.html"], "index", "again", 1))
-		}},
+		}, nil},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -139,6 +150,9 @@ func testEditServesCleanBuild(t *testing.T, onDisk bool) {
 			}
 			compareClean(t, s, file)
 			checkStore(t, s)
+			if st.after != nil {
+				st.after(t)
+			}
 		})
 	}
 	t.Run("nothing changed", func(t *testing.T) {
