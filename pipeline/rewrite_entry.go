@@ -3,10 +3,10 @@ package pipeline
 import (
 	"html"
 	"path"
-	"slices"
 	"strings"
 
 	bakefs "github.com/bakefs/bakefs/fs"
+	"github.com/bakefs/bakefs/transform"
 )
 
 // This file holds how the rewrite pass treats a page's reference to a
@@ -102,7 +102,7 @@ func (p *rewritePass) urlOf(from *refFile, u string, o *output) string {
 	if strings.HasPrefix(u, "/") {
 		return p.base + escapePath(name)
 	}
-	return escapePath(relativePath(path.Dir(from.o.Path), name))
+	return escapePath(transform.RelativePath(path.Dir(from.o.Path), name))
 }
 
 // renamedURL returns u, which names the source target, rewritten to name
@@ -119,20 +119,4 @@ func (p *rewritePass) renamedURL(from *refFile, u, target string, o *output) str
 		return dir + escapePath(path.Base(name)) + rest
 	}
 	return p.urlOf(from, u, o) + rest
-}
-
-// relativePath returns the slash-separated path of target relative to the
-// directory dir, both relative to one root ("." for the root itself).
-func relativePath(dir, target string) string {
-	if dir == "." {
-		return target
-	}
-	from := strings.Split(dir, "/")
-	to := strings.Split(target, "/")
-	n := 0
-	for n < len(from) && n < len(to)-1 && from[n] == to[n] {
-		n++
-	}
-	up := slices.Repeat([]string{".."}, len(from)-n)
-	return strings.Join(append(up, to[n:]...), "/")
 }

@@ -83,7 +83,7 @@ func (s *concatStep) one(ctx *transform.Context, a *transform.Asset) ([]*transfo
 		if err != nil {
 			return nil, err
 		}
-		m.addSource(relativeSlash(path.Dir(a.Path), part), data)
+		m.addSource(transform.RelativePath(path.Dir(a.Path), part), data)
 		out.Write(data)
 		if len(data) > 0 && data[len(data)-1] != '\n' && (i < len(s.files)-1 || s.footer != "" || comment != nil) {
 			out.WriteByte('\n')

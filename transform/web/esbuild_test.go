@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,25 +111,6 @@ func TestJSOutputPath(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			if got := jsOutputPath(in); got != want {
 				t.Errorf("jsOutputPath(%q) = %q, want %q", in, got, want)
-			}
-		})
-	}
-}
-
-func TestRelativeSlash(t *testing.T) {
-	for _, tc := range []struct{ dir, target, want string }{
-		{".", "a.ts", "a.ts"},
-		{"lib", "lib/a.ts", "a.ts"},
-		{"out", "src/a.ts", "../src/a.ts"},
-		{"a/b", "a/c/d.ts", "../c/d.ts"},
-		{"a/b", "x.ts", "../../x.ts"},
-	} {
-		t.Run(tc.dir+"→"+tc.target, func(t *testing.T) {
-			if got := relativeSlash(tc.dir, tc.target); got != tc.want {
-				t.Errorf("relativeSlash(%q, %q) = %q, want %q", tc.dir, tc.target, got, tc.want)
-			}
-			if joined := path.Join(tc.dir, relativeSlash(tc.dir, tc.target)); joined != tc.target {
-				t.Errorf("path.Join(dir, rel) = %q, want %q", joined, tc.target)
 			}
 		})
 	}

@@ -160,7 +160,7 @@ func (s *transpileStep) one(ctx *transform.Context, a *transform.Asset) ([]*tran
 	opts := s.opts
 	// The source map lists the source relative to the map, which sits next
 	// to the output.
-	opts.Sourcefile = relativeSlash(path.Dir(outPath), sourceName(a))
+	opts.Sourcefile = transform.RelativePath(path.Dir(outPath), sourceName(a))
 	r := api.Transform(string(a.Data), opts)
 	if len(r.Errors) > 0 {
 		return nil, placeError(ctx, a, func(file string) error {
@@ -178,23 +178,4 @@ func (s *transpileStep) one(ctx *transform.Context, a *transform.Asset) ([]*tran
 	js.Data = append(r.Code[:len(r.Code):len(r.Code)], sourceMappingURL(mapName)...)
 	m := &transform.Asset{Path: outPath + ".map", Source: js.Source, Data: r.Map, Absorbed: s.absorbed}
 	return []*transform.Asset{js, m}, nil
-}
-
-// relativeSlash returns the slash path of target relative to the directory
-// dir, both logical slash paths.
-func relativeSlash(dir, target string) string {
-	if dir == "." || dir == "" {
-		return target
-	}
-	d := strings.Split(dir, "/")
-	t := strings.Split(target, "/")
-	i := 0
-	for i < len(d) && i < len(t)-1 && d[i] == t[i] {
-		i++
-	}
-	parts := make([]string, 0, len(d)-i+len(t)-i)
-	for range d[i:] {
-		parts = append(parts, "..")
-	}
-	return strings.Join(append(parts, t[i:]...), "/")
 }
