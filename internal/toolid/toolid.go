@@ -91,34 +91,49 @@ func (i Info) String() string {
 // Identity returns a hex SHA-256 that changes whenever the code that makes
 // bytes may have changed: it covers Info and, when the main module has no
 // released version (a development build, a test binary, a binary without
-// build information), the SHA-256 of the running executable itself, as Go's
-// build cache keys on its tools' build IDs. sum hashes a file; nil means
+// build information), the running executable itself: its Go build ID
+// (see goBuildID), as Go's build cache keys on its tools' build IDs, or,
+// for an executable without one, its SHA-256. sum hashes a file; nil means
 // reading the whole executable, which a caller with an index of file
 // hashes can avoid.
 func Identity(sum func(file string) (string, error)) (string, error) {
-	return identityOf(Read(), sum)
+	return identityOf(Read(), func() (string, error) { return executableID(sum) })
 }
 
-// identityOf is Identity for the build information info.
-func identityOf(info Info, sum func(file string) (string, error)) (string, error) {
+// executableID names the running executable: "buildid <id>", or
+// "executable <sha256>" through sum (fileSum when nil).
+func executableID(sum func(file string) (string, error)) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("toolid: finding the running executable: %w", err)
+	}
+	if id, ok := goBuildID(exe); ok {
+		return "buildid " + id, nil
+	}
+	if sum == nil {
+		sum = fileSum
+	}
+	s, err := sum(exe)
+	if err != nil {
+		return "", fmt.Errorf("toolid: hashing the running executable: %w", err)
+	}
+	return "executable " + s, nil
+}
+
+// identityOf is Identity for the build information info, with exe naming
+// the executable when info is not Exact.
+func identityOf(info Info, exe func() (string, error)) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s", info)
 	for _, d := range info.Deps {
 		fmt.Fprintf(h, "%s %s\n", d.Path, d.Sum)
 	}
 	if !info.Exact {
-		exe, err := os.Executable()
+		id, err := exe()
 		if err != nil {
-			return "", fmt.Errorf("toolid: finding the running executable: %w", err)
+			return "", err
 		}
-		if sum == nil {
-			sum = fileSum
-		}
-		s, err := sum(exe)
-		if err != nil {
-			return "", fmt.Errorf("toolid: hashing the running executable: %w", err)
-		}
-		fmt.Fprintf(h, "executable %s\n", s)
+		fmt.Fprintf(h, "%s\n", id)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,6 +1,8 @@
 package toolid
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -17,8 +19,8 @@ func TestIdentityChanges(t *testing.T) {
 		},
 		Exact: true,
 	}
-	exe := func(sum string) func(string) (string, error) {
-		return func(string) (string, error) { return sum, nil }
+	exe := func(id string) func() (string, error) {
+		return func() (string, error) { return id, nil }
 	}
 	id := func(info Info, sum string) string {
 		t.Helper()
@@ -67,4 +69,53 @@ func TestReadListsByteMakers(t *testing.T) {
 	if _, err := Identity(nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestGoBuildID: the build ID read from the test binary is the one that
+// go tool buildid prints, and a file that is not ELF has none.
+func TestGoBuildID(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Skipf("go tool buildid: %v", err)
+	}
+	want := strings.TrimSpace(string(out))
+	if got, ok := goBuildID(exe); !ok || got != want {
+		t.Errorf("goBuildID = %q, %v; go tool buildid says %q", got, ok, want)
+	}
+	if id, ok := goBuildID("toolid.go"); ok {
+		t.Errorf("goBuildID of a Go source = %q, want none", id)
+	}
+	if _, err := Identity(func(string) (string, error) {
+		t.Error("the executable was hashed though it has a build ID")
+		return "", nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkIdentity is the cost of the identity of a development build
+// (the test binary): its build ID read, against the whole executable
+// hashed, which an executable without a build ID costs.
+func BenchmarkIdentity(b *testing.B) {
+	b.Run("buildid", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Identity(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hash", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := identityOf(Read(), func() (string, error) {
+				exe, _ := os.Executable()
+				return fileSum(exe)
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
