@@ -386,7 +386,7 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 			return false, nil // vanished: do not cache
 		case fi.ModTime().After(started):
 			return false, errRacyDep
-		case fi.ModTime().After(started.Add(-racyWindow)):
+		case racy(fi.ModTime(), started):
 			return false, nil
 		}
 		sum, err := c.depSum(p, dir)

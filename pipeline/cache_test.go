@@ -106,7 +106,8 @@ func TestCacheDependencyEditedDuringRun(t *testing.T) {
 		t.Fatalf("the step ran %d times, want 2 (once more after the edit)", n)
 	}
 	// The file is now recent: the result is not cached until it is older
-	// than the racy window, so the next run runs again, and gives the same.
+	// than the racy window (see racy), so the next run may run again, and
+	// gives the same.
 	if got := run(); got != "a:new" {
 		t.Fatalf("next output %q", got)
 	}
@@ -115,6 +116,52 @@ func TestCacheDependencyEditedDuringRun(t *testing.T) {
 	before = sideRuns.Load()
 	if got := run(); got != "a:new" || sideRuns.Load() != before {
 		t.Fatalf("a settled dependency: output %q, %d runs", got, sideRuns.Load()-before)
+	}
+}
+
+// TestCacheKeepsRecentDependency: a dependency written just before the
+// build (as a checkout writes every file) but not within its file
+// system's timestamp granularity of it makes a result that the cache
+// keeps: the next run runs nothing.
+func TestCacheKeepsRecentDependency(t *testing.T) {
+	root := writeSources(t, map[string]string{"in/a.txt": "a:", "side.txt": "side"})
+	fi, err := os.Stat(filepath.Join(root, "side.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.ModTime().Nanosecond() == 0 {
+		t.Skip("a file system with whole-second times: its racy window is racyWindow")
+	}
+	time.Sleep(2 * fineRacyWindow)
+	cache := &Cache{Dir: t.TempDir()}
+	for i, want := range []int{1, 0} {
+		res, err := (&Pipeline{Root: root, Cache: cache}).Run(context.Background(), jobsFor(t, filepath.Join(root, "in"), "test-side"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Ran != want {
+			t.Errorf("run %d: %+v, want %d ran", i+1, res.Stats, want)
+		}
+	}
+}
+
+// TestRacy: a time within the granularity before a moment, or after it,
+// is racy; whole seconds have the coarse window.
+func TestRacy(t *testing.T) {
+	now := time.Date(2026, 12, 4, 10, 0, 0, 500_000_000, time.UTC)
+	for _, c := range []struct {
+		mtime time.Time
+		want  bool
+	}{
+		{now.Add(time.Millisecond), true},
+		{now.Add(-fineRacyWindow / 2), true},
+		{now.Add(-2 * fineRacyWindow), false},
+		{now.Add(-500 * time.Millisecond), true}, // whole seconds: within racyWindow
+		{now.Add(-3500 * time.Millisecond), false},
+	} {
+		if got := racy(c.mtime, now); got != c.want {
+			t.Errorf("racy(%v, %v) = %v, want %v", c.mtime, now, got, c.want)
+		}
 	}
 }
 

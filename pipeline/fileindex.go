@@ -14,10 +14,9 @@ import (
 
 // A fileIndex remembers the SHA-256 of files by path, size and modification
 // time, so that a run with nothing changed hashes (and reads) nothing, as
-// git's index and Go's build cache do. A file modified less than
-// racyWindow before it was hashed is not remembered: a second change
-// within the file system's timestamp granularity could otherwise go
-// unseen. The index is one file, Dir/files.json, read on first use and
+// git's index and Go's build cache do. A file modified within its file
+// system's timestamp granularity of being hashed (see racy) is not
+// remembered: a second change in that time could otherwise go unseen. The index is one file, Dir/files.json, read on first use and
 // written back by save; it is safe for concurrent use.
 type fileIndex struct {
 	file string
@@ -34,8 +33,6 @@ type fileStamp struct {
 	MTime  int64  `json:"mtime"` // UnixNano
 	SHA256 string `json:"sha256"`
 }
-
-const racyWindow = 2 * time.Second
 
 func (x *fileIndex) load() {
 	if x.loaded {
@@ -70,13 +67,14 @@ func (x *fileIndex) sum(file string, limit int64) (stamp fileStamp, data []byte,
 	if ok && known.Size == stamp.Size && known.MTime == stamp.MTime {
 		return known, nil, nil
 	}
+	readAt := time.Now()
 	data, err = readLimited(abs, limit)
 	if err != nil {
 		return stamp, nil, err
 	}
 	stamp.Size, stamp.SHA256 = int64(len(data)), transform.SHA256Hex(data)
 	x.mu.Lock()
-	if time.Since(fi.ModTime()) > racyWindow {
+	if !racy(fi.ModTime(), readAt) {
 		x.entries[abs] = stamp
 		x.dirty = true
 	} else if ok {

@@ -19,9 +19,9 @@ import (
 // an earlier run read it, whose chain, paths and profile are the same,
 // and whose outputs came from a cache entry that depends on nothing but
 // that input, takes the entry's outputs from memory: the file is not read
-// or hashed and the cache is not consulted. A file modified less than
-// racyWindow before the run that read it is not remembered (see
-// fileIndex), and jobs whose steps read other files (bundles) go through
+// or hashed and the cache is not consulted. A file modified within its
+// file system's timestamp granularity of the run that read it is not
+// remembered (see racy), and jobs whose steps read other files (bundles) go through
 // the cache as before, which checks their dependencies. Likewise an output
 // whose path, type, bytes and finishing steps are those of an earlier
 // run's output takes its variants from memory.
@@ -179,8 +179,9 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 	if statErr == nil && m != nil && fi.Mode().IsRegular() && fi.Size() == m.size && fi.ModTime().UnixNano() == m.mtime {
 		return p.recall(m), fromLocal, []fileRead{{job.File, m.size}}, nil
 	}
+	readAt := time.Now()
 	outs, from, reads, err := p.runJob(ctx, job)
-	if err != nil || statErr != nil || len(outs) == 0 || time.Since(fi.ModTime()) <= racyWindow {
+	if err != nil || statErr != nil || len(outs) == 0 || racy(fi.ModTime(), readAt) {
 		return outs, from, reads, err
 	}
 	key := outs[0].key
