@@ -14,6 +14,7 @@ import (
 
 	"github.com/bakefs/bakefs/transform"
 
+	"github.com/bakefs/bakefs/internal/dirswap"
 	"github.com/bakefs/bakefs/internal/toolid"
 )
 
@@ -45,6 +46,14 @@ type Cache struct {
 	// enough to pass it, the least recently used entries are pruned. 0
 	// means DefaultCacheSize; a negative value means no bound.
 	MaxSize int64
+	// Own are the directories that the build writes beside the sources
+	// (the output tree, the package). The directory listings that steps
+	// depend on (Context.DependDir) leave them out, and the cache directory
+	// and the temporary directories of the writes beside them: they change
+	// with each build, not with the sources, and a project whose src holds
+	// them would otherwise run its bundles again after every build.
+	Own []string
+	own ownListings // see ownlisting.go
 
 	indexOnce sync.Once
 	index     *fileIndex
@@ -69,6 +78,7 @@ func (c *Cache) bind(root string) {
 	if c.root == "" {
 		c.root = root
 	}
+	c.own.snapshot(append([]string{c.Dir}, c.Own...), c.owns)
 }
 
 // files returns the cache's index of file hashes for its project.
@@ -331,16 +341,47 @@ func (c *Cache) discard(key string) {
 // directory's listing.
 func (c *Cache) depSum(p string, dir bool) (string, error) {
 	if dir {
-		return dirListingSum(p)
+		return dirListingSum(p, c.owns)
 	}
 	stamp, _, err := c.files().sum(p, DefaultMaxInputSize)
 	return stamp.SHA256, err
 }
 
+// ownListingUnchanged reports whether the directory dir holds one of the
+// build's own directories and has the listing it had at the start of the
+// run (see ownlisting.go), which it then puts in *sum.
+func (c *Cache) ownListingUnchanged(dir string, sum *string) bool {
+	s, err := dirListingSum(dir, c.owns)
+	if err != nil || !c.own.unchanged(dir, s) {
+		return false
+	}
+	*sum = s
+	return true
+}
+
+// owns reports whether the file or directory p is one the build writes
+// (Own, the cache directory, or a temporary directory of dirswap).
+func (c *Cache) owns(p string) bool {
+	if dirswap.IsTemp(filepath.Base(p)) {
+		return true
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	for _, d := range append([]string{c.Dir}, c.Own...) {
+		if d, err := filepath.Abs(d); err == nil && d == abs {
+			return true
+		}
+	}
+	return false
+}
+
 // dirListingSum returns the SHA-256 of a directory's sorted entry names,
-// each marked with whether it is a directory. A directory that does not
-// exist has the listing "absent", so that its creation is seen too.
-func dirListingSum(dir string) (string, error) {
+// each marked with whether it is a directory, leaving out those for which
+// skip reports true. A directory that does not exist has the listing
+// "absent", so that its creation is seen too.
+func dirListingSum(dir string, skip func(p string) bool) (string, error) {
 	entries, err := os.ReadDir(dir)
 	h := sha256.New()
 	switch {
@@ -350,6 +391,9 @@ func dirListingSum(dir string) (string, error) {
 		return "", err
 	default:
 		for _, e := range entries {
+			if skip(filepath.Join(dir, e.Name())) {
+				continue
+			}
 			kind := "f"
 			if e.IsDir() {
 				kind = "d"
@@ -380,18 +424,22 @@ func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, 
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
 	record := func(p string, dir bool) (bool, error) {
 		fi, err := os.Stat(p)
+		var sum string
 		switch {
 		case dir && errors.Is(err, os.ErrNotExist):
 		case err != nil:
 			return false, nil // vanished: do not cache
+		case dir && racy(fi.ModTime(), started) && c.ownListingUnchanged(p, &sum):
+			// only the build's own directories came and went
 		case fi.ModTime().After(started):
 			return false, errRacyDep
 		case racy(fi.ModTime(), started):
 			return false, nil
 		}
-		sum, err := c.depSum(p, dir)
-		if err != nil {
-			return false, nil
+		if sum == "" {
+			if sum, err = c.depSum(p, dir); err != nil {
+				return false, nil
+			}
 		}
 		d := cacheDep{File: p, Dir: dir, SHA256: sum}
 		if rel, ok := transform.RelativeTo(root, p); ok {

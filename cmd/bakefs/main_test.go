@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runCLI runs a command line in process and returns its exit status and
@@ -226,5 +227,26 @@ func TestBuildWithoutOut(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "build", "--check", "-f", project); code != 0 {
 		t.Fatalf("check after the cache was removed: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestOutInsideSrcSettles: with src = "." the output tree, the package
+// and the cache sit in the directory a bundle lists while it resolves
+// imports; writing them does not make the next build run the bundle again.
+func TestOutInsideSrcSettles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.css"), "a { color: red }\n")
+	writeFile(t, filepath.Join(dir, "app.ts"), "import \"./a.css\";\nexport const x = 1;\n")
+	project := filepath.Join(dir, "bakefs.toml")
+	writeFile(t, project, "src = \".\"\nout = \"build\"\nhash = true\n[package]\ndir = \"assets\"\nname = \"assets\"\n[[rule]]\nmatch = \"app.ts\"\nsteps = [\"bundle\"]\n[[rule]]\nmatch = \"*.css\"\nsteps = [\"minify\"]\n")
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"a.css", "app.ts", "bakefs.toml"} {
+		os.Chtimes(filepath.Join(dir, f), old, old)
+	}
+	for i, want := range []string{"2 ran, 0 cached", "0 ran, 2 cached", "0 ran, 2 cached"} {
+		code, _, stderr := runCLI(t, "build", "-f", project)
+		if code != 0 || !strings.Contains(stderr, want) {
+			t.Fatalf("build %d: exit %d, stderr:\n%s\nwant %q", i+1, code, stderr, want)
+		}
 	}
 }

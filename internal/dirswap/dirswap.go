@@ -19,6 +19,10 @@ import (
 // leftovers of a crashed run are recognised.
 const tempMarker = ".bakefs-new-"
 
+// IsTemp reports whether name, a base name, is that of a temporary
+// directory of this package (one made by Temp, or set aside by Replace).
+func IsTemp(name string) bool { return strings.Contains(name, tempMarker) }
+
 // Temp creates an empty temporary directory beside dir (creating dir's
 // parent if needed) for the new content, after removing what crashed
 // runs left beside dir. The directory has mode 0755.
