@@ -324,14 +324,15 @@ func (s *bundleStep) build(ctx *transform.Context, assets []*transform.Asset) ([
 	for _, a := range assets[1:] {
 		dir = commonDir(dir, path.Dir(a.Path))
 	}
-	outDir := filepath.Join(root, filepath.FromSlash(dir))
+	base := bundleBase(ctx, root, assets)
+	outDir := filepath.Join(base, filepath.FromSlash(dir))
 	entries := make([]*bundleEntry, len(assets))
 	byRel := make(map[string]*bundleEntry)
 	opts := s.opts
-	opts.AbsWorkingDir = root
+	opts.AbsWorkingDir = base
 	opts.Outdir = outDir
 	for i, a := range assets {
-		e, err := newBundleEntry(ctx, root, dir, a)
+		e, err := newBundleEntry(ctx, base, dir, a)
 		if err != nil {
 			return nil, err
 		}
@@ -357,24 +358,50 @@ func (s *bundleStep) build(ctx *transform.Context, assets []*transform.Asset) ([
 		return nil, err
 	}
 	if len(r.Errors) > 0 {
-		return nil, s.buildError(ctx, root, byRel, r.Errors)
+		return nil, s.buildError(ctx, root, base, byRel, r.Errors)
 	}
 	meta, err := parseBundleMeta(r.Metafile)
 	if err != nil {
 		return nil, fmt.Errorf("reading esbuild metafile: %w", err)
 	}
-	if err := dependBundleInputs(ctx, root, meta, byRel); err != nil {
+	if err := dependBundleInputs(ctx, root, base, meta, byRel); err != nil {
 		return nil, err
 	}
 	var mains []string
 	for _, e := range entries {
 		mains = append(mains, e.main)
 	}
-	warnings, err := classicScriptWarnings(root, meta, byRel, strings.Join(mains, ", "))
+	warnings, err := classicScriptWarnings(base, meta, byRel, strings.Join(mains, ", "))
 	if err != nil {
 		return nil, err
 	}
 	return s.outputs(r.OutputFiles, outDir, dir, meta, entries, warnings)
+}
+
+// bundleBase returns the directory that esbuild runs in and names files
+// relative to: the entries' logical root, the directory that holds each
+// entry's file at its logical source path (the project's src for bakefs
+// build; for Bazel's asset_transform, the package directory with
+// strip_prefix), so that the bytes, and the content hashes in chunk
+// names, are the same however the files are laid out on disk. It is root
+// when the entries have no one such directory inside root.
+func bundleBase(ctx *transform.Context, root string, assets []*transform.Asset) string {
+	base := ""
+	for _, a := range assets {
+		file, err := filepath.Abs(sourceOnDisk(ctx, sourceName(a)))
+		if err != nil {
+			return root
+		}
+		dir, ok := strings.CutSuffix(filepath.ToSlash(file), "/"+sourceName(a))
+		if !ok || base != "" && dir != base {
+			return root
+		}
+		base = dir
+	}
+	if _, inside := transform.RelativeTo(root, filepath.FromSlash(base)); !inside {
+		return root
+	}
+	return filepath.FromSlash(base)
 }
 
 // newBundleEntry describes the entry point a, whose outputs go to the
@@ -582,7 +609,7 @@ func runBuild(ctx *transform.Context, opts api.BuildOptions) (api.BuildResult, e
 // The files that errors point at are recorded with ctx.Depend (esbuild
 // gives no list of inputs for a failed build), so that a watcher knows to
 // try again when one is fixed.
-func (s *bundleStep) buildError(ctx *transform.Context, root string, entries map[string]*bundleEntry, msgs []api.Message) error {
+func (s *bundleStep) buildError(ctx *transform.Context, root, base string, entries map[string]*bundleEntry, msgs []api.Message) error {
 	var first *bundleEntry // of the entries that errors point into
 	for _, m := range msgs {
 		if m.Location == nil || m.Location.File == "" {
@@ -593,8 +620,10 @@ func (s *bundleStep) buildError(ctx *transform.Context, root string, entries map
 			if first == nil {
 				first = entries[f]
 			}
-		case !path.IsAbs(f) && f != ".." && !strings.HasPrefix(f, "../") && !strings.Contains(f, ":"):
-			ctx.Depend(filepath.Join(root, filepath.FromSlash(f)))
+		case !path.IsAbs(f) && !strings.Contains(f, ":"):
+			if file := filepath.Join(base, filepath.FromSlash(f)); isInside(root, file) {
+				ctx.Depend(file)
+			}
 		}
 	}
 	fallback := ""

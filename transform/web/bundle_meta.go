@@ -119,9 +119,10 @@ func (m *bundleMeta) inputs() []bundleInput {
 
 // dependBundleInputs records every file the build read other than the
 // entries with ctx.Depend, and the directories esbuild looked in for them
-// (dependLookups). An input outside the root is an error naming the
+// (dependLookups). Metafile paths are relative to base (bundleBase). An
+// input outside the root is an error naming the
 // importing file.
-func dependBundleInputs(ctx *transform.Context, root string, meta *bundleMeta, entries map[string]*bundleEntry) error {
+func dependBundleInputs(ctx *transform.Context, root, base string, meta *bundleMeta, entries map[string]*bundleEntry) error {
 	var read []string
 	for _, e := range entries {
 		read = append(read, e.file)
@@ -132,16 +133,22 @@ func dependBundleInputs(ctx *transform.Context, root string, meta *bundleMeta, e
 		if entries[in.path] != nil {
 			continue
 		}
-		if in.path == ".." || strings.HasPrefix(in.path, "../") || path.IsAbs(in.path) {
+		file := filepath.Join(base, filepath.FromSlash(in.path))
+		if path.IsAbs(in.path) || !isInside(root, file) {
 			importer := in.importer
 			if e := entries[importer]; e != nil {
 				importer = sourceName(e.asset)
 			}
 			return &transform.SourceError{File: importer, Msg: fmt.Sprintf("import %q resolves outside the source root", in.original)}
 		}
-		file := filepath.Join(root, filepath.FromSlash(in.path))
 		ctx.Depend(file)
 		read = append(read, file)
 	}
 	return nil
+}
+
+// isInside reports whether file is root or inside it.
+func isInside(root, file string) bool {
+	_, ok := transform.RelativeTo(root, file)
+	return ok
 }

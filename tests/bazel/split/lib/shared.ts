@@ -1,0 +1,4 @@
+// Imported by both entries: bundled once, into the shared chunk.
+export function sharedBanner(who: string): string {
+  return `bakefs-shared-banner for ${who}`;
+}
