@@ -366,15 +366,7 @@ func (c *Cache) owns(p string) bool {
 		return true
 	}
 	abs, err := filepath.Abs(p)
-	if err != nil {
-		return false
-	}
-	for _, d := range append([]string{c.Dir}, c.Own...) {
-		if d, err := filepath.Abs(d); err == nil && d == abs {
-			return true
-		}
-	}
-	return false
+	return err == nil && c.own.dirs[abs]
 }
 
 // dirListingSum returns the SHA-256 of a directory's sorted entry names,

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/bakefs/bakefs/transform"
 )
@@ -54,45 +55,81 @@ func (in JobInput) source() string {
 	return in.Path
 }
 
-// jobInputs are a joined job's further inputs as a run sees them: their
-// part of the cache key (paths and hashes), what was read, and, once read,
-// their bytes.
-type jobInputs struct {
-	sums  string
-	reads []fileRead
-	data  [][]byte
+// jobInputs are a joined job's further inputs as a run sees them, in the
+// order of Job.Inputs: each with the hash and size of its bytes, and the
+// bytes once read.
+type jobInputs []jobInput
+
+type jobInput struct {
+	JobInput
+	sum  string
+	size int64
+	data []byte // nil until read
 }
 
-// add records one further input with the hash of its bytes.
-func (x *jobInputs) add(in JobInput, sum string, size int64) {
-	x.sums += fmt.Sprintf(" input %q %q %s", in.Path, in.source(), sum)
-	x.reads = append(x.reads, fileRead{in.File, size})
-}
-
-// sumInputs hashes a joined job's further inputs through the cache's file
-// index, reading only those it has no stamp of.
-func (p *Pipeline) sumInputs(job *Job, limit int64) (jobInputs, error) {
-	var x jobInputs
-	for _, in := range job.Inputs {
-		stamp, _, err := p.Cache.files().sum(in.File, limit)
-		if err != nil {
-			return x, inputError(&Job{Path: in.Path}, err)
-		}
-		x.add(in, stamp.SHA256, stamp.Size)
+// newJobInputs returns the further inputs of job, not hashed or read yet.
+func newJobInputs(job *Job) jobInputs {
+	x := make(jobInputs, len(job.Inputs))
+	for i, in := range job.Inputs {
+		x[i].JobInput = in
 	}
-	return x, nil
+	return x
 }
 
-// readInputs reads a joined job's further inputs, for a run of its chain.
-func readInputs(job *Job, limit int64) (jobInputs, error) {
-	var x jobInputs
-	for _, in := range job.Inputs {
-		data, err := readInput(&Job{Path: in.Path, File: in.File}, limit)
+// sum hashes the inputs through the cache's file index, which reads only
+// the files it has no stamp of; the bytes it read are kept.
+func (x jobInputs) sum(c *Cache, limit int64) error {
+	for i := range x {
+		stamp, data, err := c.files().sum(x[i].File, limit)
 		if err != nil {
-			return x, err
+			return inputError(&Job{Path: x[i].Path}, err)
 		}
-		x.add(in, transform.SHA256Hex(data), int64(len(data)))
-		x.data = append(x.data, data)
+		x[i].sum, x[i].size, x[i].data = stamp.SHA256, stamp.Size, data
 	}
-	return x, nil
+	return nil
+}
+
+// read reads the inputs whose bytes are not held yet, for a run of the
+// chain, and reports whether it read any: their hashes are then those of
+// the bytes read, which may differ from what the index vouched for.
+func (x jobInputs) read(limit int64) (bool, error) {
+	read := false
+	for i := range x {
+		if x[i].data != nil {
+			continue
+		}
+		data, err := readInput(&Job{Path: x[i].Path, File: x[i].File}, limit)
+		if err != nil {
+			return read, err
+		}
+		x[i].sum, x[i].size, x[i].data, read = transform.SHA256Hex(data), int64(len(data)), data, true
+	}
+	return read, nil
+}
+
+// keyPart is the inputs' part of the cache key: paths and hashes.
+func (x jobInputs) keyPart() string {
+	var b strings.Builder
+	for _, in := range x {
+		fmt.Fprintf(&b, " input %q %q %s", in.Path, in.source(), in.sum)
+	}
+	return b.String()
+}
+
+// reads are the files the inputs were read from.
+func (x jobInputs) reads() []fileRead {
+	reads := make([]fileRead, len(x))
+	for i, in := range x {
+		reads[i] = fileRead{in.File, in.size}
+	}
+	return reads
+}
+
+// bytes are the inputs' bytes, once read.
+func (x jobInputs) bytes() [][]byte {
+	data := make([][]byte, len(x))
+	for i, in := range x {
+		data[i] = in.data
+	}
+	return data
 }

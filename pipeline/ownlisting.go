@@ -22,18 +22,23 @@ import (
 // entries) of the directories that hold the build's own, at the start of
 // a run, by absolute path.
 type ownListings struct {
+	dirs map[string]bool // the build's own directories, absolute; set before a run's jobs start
+
 	mu   sync.Mutex
 	sums map[string]string
 }
 
-// snapshot takes the listings of the parents of dirs.
+// snapshot notes dirs as the build's own and takes the listings of their
+// parents, leaving out the entries for which skip reports true.
 func (l *ownListings) snapshot(dirs []string, skip func(string) bool) {
-	sums := make(map[string]string)
+	l.dirs = make(map[string]bool, len(dirs))
 	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			continue
+		if abs, err := filepath.Abs(d); err == nil {
+			l.dirs[abs] = true
 		}
+	}
+	sums := make(map[string]string)
+	for abs := range l.dirs {
 		parent := filepath.Dir(abs)
 		if _, done := sums[parent]; done {
 			continue

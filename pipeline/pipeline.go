@@ -287,8 +287,8 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 	}
 	limit, profile := p.maxInputSize(), p.profile()
 	var data []byte
-	var key, tool, encSums string
-	var inputs jobInputs
+	var key, tool, sum, encSums string
+	inputs := newJobInputs(job)
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
 			return nil, fromRun, nil, err
@@ -297,7 +297,7 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 		if err != nil {
 			return nil, fromRun, nil, inputError(job, err)
 		}
-		data, reads = read, []fileRead{{job.File, stamp.Size}}
+		data, sum, reads = read, stamp.SHA256, []fileRead{{job.File, stamp.Size}}
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
@@ -309,36 +309,41 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 			}
 			encSums += fmt.Sprintf(" hashed:%v graph:%q %q %q", job.Hashed, job.Imports, job.DynamicImports, job.CSS)
 		}
-		if inputs, err = p.sumInputs(job, limit); err != nil {
+		if err := inputs.sum(p.Cache, limit); err != nil {
 			return nil, fromRun, nil, err
 		}
-		key = cacheKey(tool, job, profile, stamp.SHA256+encSums+inputs.sums)
+		key = cacheKey(tool, job, profile, sum+encSums+inputs.keyPart())
 		if e, from, ok := p.lookup(ctx, key); ok {
-			reads = append(reads, inputs.reads...)
+			reads = append(reads, inputs.reads()...)
 			return outputsFromCache(e, key), from, append(reads, p.depReads(e.depFiles(p.Root))...), nil
 		}
 	}
-	if data == nil {
+	readMain := data == nil
+	if readMain {
 		if data, err = readInput(job, limit); err != nil {
 			return nil, fromRun, nil, err
 		}
 	}
-	// The files may have changed since the index vouched for them: the
-	// key is that of the bytes that are run.
-	if inputs, err = readInputs(job, limit); err != nil {
+	readMore, err := inputs.read(limit)
+	if err != nil {
 		return nil, fromRun, nil, err
 	}
-	if p.Cache != nil {
-		key = cacheKey(tool, job, profile, transform.SHA256Hex(data)+encSums+inputs.sums)
+	if p.Cache != nil && (readMain || readMore) {
+		// The files may have changed since the index vouched for them:
+		// the key is that of the bytes that are run.
+		if readMain {
+			sum = transform.SHA256Hex(data)
+		}
+		key = cacheKey(tool, job, profile, sum+encSums+inputs.keyPart())
 	}
 	if len(reads) == 0 {
 		reads = []fileRead{{}}
 	}
 	reads[0] = fileRead{job.File, int64(len(data))}
-	read := append(reads[:len(reads):len(reads)], inputs.reads...) // without what a run's steps read
+	read := append(reads[:len(reads):len(reads)], inputs.reads()...) // without what a run's steps read
 	for run := 1; ; run++ {
 		started := time.Now()
-		outs, sctx, err := p.runChain(ctx, job, data, inputs.data, limit)
+		outs, sctx, err := p.runChain(ctx, job, data, inputs.bytes(), limit)
 		if err == nil {
 			reads = append(read, p.depReads(sctx.Deps())...)
 		}

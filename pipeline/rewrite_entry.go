@@ -95,10 +95,7 @@ func (p *rewritePass) scriptLinks(from *refFile, u string, js *output, linked ma
 // as the reference u is: root-relative under the pass's base when u is,
 // relative to the page otherwise; with o's hashed name when it has one.
 func (p *rewritePass) urlOf(from *refFile, u string, o *output) string {
-	name := o.Path
-	if o.Hashed && !o.Fingerprinted {
-		name = bakefs.HashedName(name, o.blob.SHA256)
-	}
+	name := o.servedName()
 	if strings.HasPrefix(u, "/") {
 		return p.base + escapePath(name)
 	}
@@ -112,11 +109,16 @@ func (p *rewritePass) renamedURL(from *refFile, u, target string, o *output) str
 	rest := u[len(urlPath(u)):]
 	if path.Dir(target) == path.Dir(o.Path) {
 		dir := urlPath(u)[:strings.LastIndexByte(urlPath(u), '/')+1]
-		name := o.Path
-		if o.Hashed && !o.Fingerprinted {
-			name = bakefs.HashedName(name, o.blob.SHA256)
-		}
-		return dir + escapePath(path.Base(name)) + rest
+		return dir + escapePath(path.Base(o.servedName())) + rest
 	}
 	return p.urlOf(from, u, o) + rest
+}
+
+// servedName returns the name under which o is served: its hashed name
+// when it gets one (Hashed and not content-named already), else its path.
+func (o *output) servedName() string {
+	if o.Hashed && !o.Fingerprinted {
+		return bakefs.HashedName(o.Path, o.blob.SHA256)
+	}
+	return o.Path
 }
