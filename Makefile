@@ -47,11 +47,13 @@ RACE_PACKAGES := ./transform/... ./pipeline/... ./dev/... ./embedgen/... ./cmd/.
 
 # The browser test runs in test-browser, after Chromium and nginx (which
 # serves a tree as a static site) are installed; the remote cache tests
-# start nginx, installed first. test-go ends with build
+# start nginx, installed first, and the encoders are checked against
+# Debian's brotli and zstd, installed when missing. test-go ends with build
 # --check: each example's tree and package must be what a clean build
 # without the cache writes.
 test-go: assets
 	bash tools/nginx-setup.sh >/dev/null
+	bash tools/codecs-setup.sh
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /tests/browser)
 	$(GO) test -count=1 -race $(RACE_PACKAGES)
 	cd fs && $(GO) test -count=1 ./... && $(GO) test -count=1 -race ./...

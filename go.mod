@@ -15,6 +15,7 @@ require (
 	github.com/gen2brain/avif v0.4.4
 	github.com/gen2brain/webp v0.5.5
 	github.com/klauspost/compress v1.20.4
+	github.com/molecule-man/go-brrr v1.3.1
 	github.com/tdewolff/minify/v2 v2.25.0
 	github.com/tdewolff/parse/v2 v2.25.0
 	github.com/tetratelabs/wazero v1.9.0

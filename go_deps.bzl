@@ -110,6 +110,14 @@ def bakefs_go_dependencies():
         version = "v1.20.4",
     )
     go_repository(
+        name = "com_github_molecule_man_go_brrr",
+        importpath = "github.com/molecule-man/go-brrr",
+        sum = "h1:EwaJUzRIlp/dFmIpzq4J17CA5Zi5OHo2vOGmu09hF1w=",
+        build_config = _BUILD_CONFIG,
+        build_file_proto_mode = "disable",
+        version = "v1.3.1",
+    )
+    go_repository(
         name = "com_github_tdewolff_minify_v2",
         importpath = "github.com/tdewolff/minify/v2",
         sum = "h1:RDGc2ypqgM/fwapxPFWXFicyfL5MK0s1Ky3rV8mNjZs=",

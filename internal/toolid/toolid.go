@@ -21,12 +21,12 @@ import (
 // versions (and go.sum hashes, which change with a replace directive) are
 // part of Identity.
 var ByteMakers = []string{
-	"github.com/andybalholm/brotli",
 	"github.com/disintegration/imaging",
 	"github.com/evanw/esbuild",
 	"github.com/gen2brain/avif",
 	"github.com/gen2brain/webp",
 	"github.com/klauspost/compress",
+	"github.com/molecule-man/go-brrr",
 	"github.com/tdewolff/minify/v2",
 	"github.com/tdewolff/parse/v2",
 	"github.com/tetratelabs/wazero",

@@ -15,7 +15,7 @@ func TestIdentityChanges(t *testing.T) {
 		Go:   "go1.26.8",
 		Deps: []Module{
 			{Path: "github.com/evanw/esbuild", Version: "v0.28.2", Sum: "h1:a"},
-			{Path: "github.com/andybalholm/brotli", Version: "v1.3.0", Sum: "h1:b"},
+			{Path: "github.com/molecule-man/go-brrr", Version: "v1.3.1", Sum: "h1:b"},
 		},
 		Exact: true,
 	}

@@ -15,7 +15,7 @@ var byteMakers = []string{
 	"github.com/tdewolff/minify/v2",
 	"github.com/disintegration/imaging",
 	"golang.org/x/image",
-	"github.com/andybalholm/brotli",
+	"github.com/molecule-man/go-brrr",
 	"github.com/klauspost/compress",
 }
 

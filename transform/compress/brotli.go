@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"strconv"
-	"sync"
 
 	"github.com/bakefs/bakefs/transform"
 
-	"github.com/andybalholm/brotli"
+	brrr "github.com/molecule-man/go-brrr"
 )
 
 // brotliOptions are the options of the br step.
@@ -18,7 +17,7 @@ type brotliOptions struct {
 }
 
 func init() {
-	transform.Register("br", "1", "add a Brotli variant (.br) when it saves enough", transform.Finishing, newBrotli)
+	transform.Register("br", "2", "add a Brotli variant (.br) when it saves enough", transform.Finishing, newBrotli)
 }
 
 // The Brotli window (its base-2 logarithm, lgwin) is the smallest that
@@ -43,17 +42,6 @@ func brotliWindowFor(n int) int {
 	return lgwin
 }
 
-// brotliWriters pools writers by quality (0 to 11) and window, for the
-// windows up to brotliPooledWindow: many small files reuse their tables,
-// and what the pools keep idle stays small (about 2.6 MiB per writer at
-// most). A writer with a larger window is made for its file and dropped:
-// it compresses at least 128 KiB, which at the best qualities takes far
-// longer than making it.
-var brotliWriters [brotli.BestCompression + 1][brotliPooledWindow + 1]sync.Pool
-
-// brotliPooledWindow is the largest window whose writers are pooled.
-const brotliPooledWindow = 18
-
 func newBrotli(o brotliOptions) (transform.Step, error) {
 	forced := -1
 	if o.Level != "" {
@@ -71,33 +59,25 @@ func newBrotli(o brotliOptions) (transform.Step, error) {
 }
 
 // brotliEncode compresses data at quality (0 to 11) with the window its
-// size calls for. It stops with ctx's error when ctx is done.
+// size calls for, and the size as the encoder's hint, as the brotli
+// command line tool does for a file: the output is byte for byte the C
+// library's (see TestBrotliMatchesC). The encoders' tables come from
+// go-brrr's own pools. It stops with ctx's error when ctx is done.
 func brotliEncode(ctx context.Context, data []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data)/4 + 64)
-	lgwin := brotliWindowFor(len(data))
-	var pool *sync.Pool
-	if lgwin <= brotliPooledWindow {
-		pool = &brotliWriters[quality][lgwin]
-	}
-	var bw *brotli.Writer
-	if pool != nil {
-		bw, _ = pool.Get().(*brotli.Writer)
-	}
-	if bw == nil {
-		bw = brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: lgwin})
-	} else {
-		bw.Reset(&buf)
+	bw, err := brrr.NewWriterOptions(&buf, quality, brrr.WriterOptions{
+		LGWin:    brotliWindowFor(len(data)),
+		SizeHint: uint(len(data)),
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := writeChunks(ctx, bw, data); err != nil {
-		return nil, err // the writer is dropped, not pooled
+		return nil, err // the writer is dropped: closing it would compress the rest
 	}
 	if err := bw.Close(); err != nil {
 		return nil, err
-	}
-	if pool != nil {
-		bw.Reset(nil) // drop the reference to buf before pooling
-		pool.Put(bw)
 	}
 	return buf.Bytes(), nil
 }
