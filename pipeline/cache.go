@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -32,8 +31,9 @@ import (
 // Layout under Dir: entries/<k[:2]>/<k>.json for entries,
 // blobs/<s[:2]>/<s> for output bytes by SHA-256, and, for each project (p
 // identifies the source root, so that projects sharing a cache keep their
-// own), index/<p>.json, its index of file hashes, and index/<p>.entries,
-// the entries its last run used (see entryIndex), and .gitignore, which
+// own), index/<p>.json, its index of file hashes, index/<p>.entries,
+// the entries its last run used (see entryIndex), and index/<p>.jobs, the
+// parts of each job's last key (see jobRecords), and .gitignore, which
 // keeps the directory out of git. Every file is written to a
 // temporary name and renamed, so concurrent runs and crashes leave either a
 // whole file or none. Blobs are verified against their hash when read; a
@@ -58,12 +58,14 @@ type Cache struct {
 	indexOnce sync.Once
 	index     *fileIndex
 	entries   *entryIndex
+	records   *jobRecords
 	project   string // index/<p>: where this project's index files start
 	root      string // the source root the indexes belong to; see bind
 
 	identityOnce sync.Once
 	identity     string
 	identityErr  error
+	toolInfo     string // toolid.Info.String, beside identity
 
 	storedMu sync.Mutex
 	stored   int64 // bytes written in this run
@@ -92,8 +94,15 @@ func (c *Cache) files() *fileIndex {
 		c.project = filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
 		c.index = &fileIndex{file: c.project + ".json"}
 		c.entries = &entryIndex{file: c.project + ".entries"}
+		c.records = &jobRecords{file: c.project + ".jobs"}
 	})
 	return c.index
+}
+
+// jobRecords returns the cache's records of its project's jobs.
+func (c *Cache) jobRecords() *jobRecords {
+	c.files()
+	return c.records
 }
 
 // entryIndex returns the cache's index of entries for its project.
@@ -111,8 +120,16 @@ func (c *Cache) toolIdentity() (string, error) {
 			stamp, _, err := c.files().sum(file, 1<<40)
 			return stamp.SHA256, err
 		})
+		c.toolInfo = toolid.Read().String()
 	})
 	return c.identity, c.identityErr
+}
+
+// toolRecord returns the tool's identity and description, for the job
+// records; the identity is "" when toolIdentity failed.
+func (c *Cache) toolRecord() toolRecord {
+	id, _ := c.toolIdentity()
+	return toolRecord{Identity: id, Info: c.toolInfo}
 }
 
 // Flush writes what the cache learned about file hashes in this run, the
@@ -122,6 +139,10 @@ func (c *Cache) toolIdentity() (string, error) {
 // calls it.
 func (c *Cache) Flush() error {
 	if err := c.files().save(); err != nil {
+		return err
+	}
+	// Before the entry index, whose keys say which records stand.
+	if err := c.jobRecords().save(c.toolRecord()); err != nil {
 		return err
 	}
 	if err := c.entryIndex().save(); err != nil {
@@ -404,50 +425,77 @@ var errRacyDep = errors.New("a dependency changed while the step ran")
 // the step read.
 var errUncacheable = errors.New("not cached")
 
+// An uncachedError is errRacyDep or errUncacheable (err) for one
+// dependency: a file, or a directory's listing, named by its path under
+// the source root, or in full outside it.
+type uncachedError struct {
+	err  error
+	name string
+	dir  bool
+	why  depTrouble
+}
+
+// A depTrouble says what kept a dependency's run out of the cache.
+type depTrouble int
+
+const (
+	depRacy     depTrouble = iota // modified within the racy window of the start
+	depChanged                    // modified after the start
+	depVanished                   // gone, or unreadable
+)
+
+func (e *uncachedError) Error() string { return e.err.Error() + ": " + e.name }
+
+func (e *uncachedError) Unwrap() error { return e.err }
+
 // store records the outputs of a run that started at started, and what it
 // depended on: files (deps) and directory listings (dirs), and returns the
 // stored variant's encoded bytes (what a remote cache holds). A dependency
 // that vanished, or was modified too close to or after the start of the
 // run for its bytes now to be surely the bytes the step read, keeps the
-// run out of the cache; store then returns errRacyDep when the
-// modification came after the start (the job should run again),
-// errUncacheable otherwise.
+// run out of the cache; store then returns an *uncachedError naming it,
+// which wraps errRacyDep when the modification came after the start (the
+// job should run again), errUncacheable otherwise.
 func (c *Cache) store(key, root string, started time.Time, deps, dirs []string, outs []*output) ([]byte, error) {
 	e := cacheEntry{Outputs: make([]cacheOutput, len(outs))}
-	record := func(p string, dir bool) (bool, error) {
+	record := func(p string, dir bool) error {
+		d := cacheDep{File: p, Dir: dir}
+		if rel, ok := transform.RelativeTo(root, p); ok {
+			d.File, d.Rel = rel, true
+		}
+		uncached := func(err error, why depTrouble) error {
+			return &uncachedError{err: err, name: d.File, dir: dir, why: why}
+		}
 		fi, err := os.Stat(p)
 		var sum string
 		switch {
 		case dir && errors.Is(err, os.ErrNotExist):
 		case err != nil:
-			return false, nil // vanished: do not cache
+			return uncached(errUncacheable, depVanished)
 		case dir && racy(fi.ModTime(), started) && c.ownListingUnchanged(p, &sum):
 			// only the build's own directories came and went
 		case fi.ModTime().After(started):
-			return false, errRacyDep
+			return uncached(errRacyDep, depChanged)
 		case racy(fi.ModTime(), started):
-			return false, nil
+			return uncached(errUncacheable, depRacy)
 		}
 		if sum == "" {
 			if sum, err = c.depSum(p, dir); err != nil {
-				return false, nil
+				return uncached(errUncacheable, depVanished)
 			}
 		}
-		d := cacheDep{File: p, Dir: dir, SHA256: sum}
-		if rel, ok := transform.RelativeTo(root, p); ok {
-			d.File, d.Rel = rel, true
-		}
+		d.SHA256 = sum
 		e.Deps = append(e.Deps, d)
-		return true, nil
+		return nil
 	}
 	for _, p := range dirs {
-		if ok, err := record(p, true); !ok {
-			return nil, cmp.Or(err, errUncacheable)
+		if err := record(p, true); err != nil {
+			return nil, err
 		}
 	}
 	for _, p := range deps {
-		if ok, err := record(p, false); !ok {
-			return nil, cmp.Or(err, errUncacheable)
+		if err := record(p, false); err != nil {
+			return nil, err
 		}
 	}
 	var written int64

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-	"encoding/gob"
 	"os"
 	"sync"
 )
@@ -33,11 +31,8 @@ func (x *entryIndex) load() {
 	x.once.Do(func() {
 		x.loaded = make(map[string]cacheEntry)
 		data, err := os.ReadFile(x.file)
-		if err != nil || !bytes.HasPrefix(data, []byte(entryIndexFormat)) {
-			return
-		}
 		var m map[string]cacheEntry
-		if gob.NewDecoder(bytes.NewReader(data[len(entryIndexFormat):])).Decode(&m) == nil {
+		if err == nil && decodeIndexFile(data, entryIndexFormat, &m) {
 			x.loaded = m // a damaged index is only slower
 		}
 	})
@@ -89,12 +84,11 @@ func (x *entryIndex) save() error {
 			return nil
 		}
 	}
-	var buf bytes.Buffer
-	buf.WriteString(entryIndexFormat)
-	if err := gob.NewEncoder(&buf).Encode(x.used); err != nil {
+	data, err := encodeIndexFile(entryIndexFormat, x.used)
+	if err != nil {
 		return err
 	}
-	return writeFileAtomic(x.file, buf.Bytes())
+	return writeFileAtomic(x.file, data)
 }
 
 // sameEntry reports whether two entries have the same dependencies and

@@ -218,7 +218,10 @@ func (p *Pipeline) repair(ctx context.Context, o *output, read func() ([]byte, e
 	r := o.src
 	r.again.Do(func() {
 		redo := &jobResult{job: r.job}
-		redo.outs, redo.from, redo.reads, redo.err = p.runJob(ctx, r.job)
+		redo.jobOutcome, redo.err = p.runJob(ctx, r.job)
+		if p.Explain && redo.from == fromRun {
+			redo.why = []string{"cache entry damaged"}
+		}
 		r.redo = redo
 	})
 	if r.redo.err != nil {

@@ -156,13 +156,13 @@ func (inc *Incremental) end(complete bool) {
 
 // runJobRemembered is runJob, answered from p.Incremental when the job and
 // its input are those of a job it remembers.
-func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, origin, []fileRead, error) {
+func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) (jobOutcome, error) {
 	inc := p.Incremental
 	if inc == nil || p.Cache == nil || job.carries() || len(job.Inputs) > 0 {
 		return p.runJob(ctx, job)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fromRun, nil, err
+		return jobOutcome{}, err
 	}
 	profile, limit := p.profile(), p.maxInputSize()
 	inc.mu.Lock()
@@ -173,25 +173,26 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 	}
 	// inc.changed is set before the workers start and read-only after.
 	if m != nil && inc.changed != nil && !inc.changed[job.Path] && !m.link {
-		return p.recall(m), fromLocal, []fileRead{{job.File, m.size}}, nil
+		return jobOutcome{outs: p.recall(m, job), from: fromLocal, reads: []fileRead{{job.File, m.size}}}, nil
 	}
 	fi, statErr := os.Stat(job.File)
 	if statErr == nil && m != nil && fi.Mode().IsRegular() && fi.Size() == m.size && fi.ModTime().UnixNano() == m.mtime {
-		return p.recall(m), fromLocal, []fileRead{{job.File, m.size}}, nil
+		return jobOutcome{outs: p.recall(m, job), from: fromLocal, reads: []fileRead{{job.File, m.size}}}, nil
 	}
 	readAt := time.Now()
-	outs, from, reads, err := p.runJob(ctx, job)
+	run, err := p.runJob(ctx, job)
+	outs := run.outs
 	if err != nil || statErr != nil || len(outs) == 0 || racy(fi.ModTime(), readAt) {
-		return outs, from, reads, err
+		return run, err
 	}
 	key := outs[0].key
 	e, ok := p.Cache.entryIndex().usedEntry(key)
 	if !ok || len(e.Deps) > 0 || len(e.Outputs) != len(outs) {
-		return outs, from, reads, err
+		return run, err
 	}
 	for _, o := range outs {
 		if o.key != key {
-			return outs, from, reads, err
+			return run, err
 		}
 	}
 	lfi, lerr := os.Lstat(job.File)
@@ -200,14 +201,15 @@ func (p *Pipeline) runJobRemembered(ctx context.Context, job *Job) ([]*output, o
 		chain: job.Chain, profile: profile, size: fi.Size(), mtime: fi.ModTime().UnixNano(), limit: limit,
 		link: lerr != nil || lfi.Mode()&os.ModeSymlink != 0, key: key, entry: e,
 	})
-	return outs, from, reads, err
+	return run, err
 }
 
-// recall gives the outputs of the job that m remembers, and records its
-// use as a cache hit would.
-func (p *Pipeline) recall(m *jobMemo) []*output {
+// recall gives the outputs of job, which m remembers, and records its use
+// as a cache hit would.
+func (p *Pipeline) recall(m *jobMemo, job *Job) []*output {
 	p.Cache.files().touch(m.file)
 	p.Cache.entryIndex().use(m.key, m.entry)
+	p.Cache.jobRecords().keep(jobIdentity(job)) // as the run that made m.entry left it
 	p.Incremental.remember(m)
 	return outputsFromCache(&m.entry, m.key)
 }

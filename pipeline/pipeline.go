@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,11 @@ type Pipeline struct {
 	// jobs and outputs from memory; Run then leaves Cache.Flush to the
 	// caller (see Incremental).
 	Incremental *Incremental
+	// Explain makes Run say why each job that ran did not come from the
+	// cache (Result.Explanations). Without it Run does no more work than
+	// keeping the cache's small record of each job's key, which the
+	// explanations of a later run compare with.
+	Explain bool
 }
 
 // Progress reports how far a run has come.
@@ -80,6 +86,9 @@ type Result struct {
 	// transform.Asset.Warnings, references to files that are not in the
 	// tree), sorted; each is a *SourceError.
 	Warnings []error
+	// Explanations, with Pipeline.Explain, say why each job that ran
+	// (Stats.Ran) did, in the order of the jobs' paths.
+	Explanations []Explanation
 
 	outputs []*output // sorted by Path, as Manifest.Files
 	cache   *Cache
@@ -119,7 +128,7 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 			for i := range next {
 				r := &results[i]
 				r.job = jobs[i]
-				r.outs, r.from, r.reads, r.err = p.runJobRemembered(ctx, jobs[i])
+				r.jobOutcome, r.err = p.runJobRemembered(ctx, jobs[i])
 				if p.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -160,11 +169,9 @@ func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 
 // A jobResult is what came of one job of a run.
 type jobResult struct {
-	job   *Job
-	outs  []*output
-	from  origin
-	reads []fileRead
-	err   error
+	job *Job
+	jobOutcome
+	err error
 
 	// again runs the job a second time when a blob of its cache entry
 	// turns out damaged while the rewrite pass or a finishing step reads
@@ -222,6 +229,9 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 		switch r.from {
 		case fromRun:
 			res.Stats.Ran++
+			if p.Explain {
+				res.Explanations = append(res.Explanations, Explanation{Path: r.job.Path, Reasons: r.why})
+			}
 		case fromRemote:
 			res.Stats.Remote++
 			fallthrough
@@ -229,6 +239,7 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 			res.Stats.Cached++
 		}
 	}
+	sort.SliceStable(res.Explanations, func(i, j int) bool { return res.Explanations[i].Path < res.Explanations[j].Path })
 	res.Stats.BytesIn = p.bytesRead(results)
 	m, err := buildManifest(res.outputs)
 	if err != nil {
@@ -277,32 +288,48 @@ const (
 	fromRemote               // the remote cache, through the local one
 )
 
+// A jobOutcome is what a job's run made: the outputs, where they came
+// from, the source files they were made from (see runJob) and, with
+// Pipeline.Explain, why the chain ran when it did (from is fromRun).
+type jobOutcome struct {
+	outs  []*output
+	from  origin
+	reads []fileRead
+	why   []string
+}
+
 // runJob reads one input (and a joined job's further inputs), answers
 // from the cache (local, then remote) when it can, and runs the chain
 // otherwise. reads are the source files that the outputs were made from:
-// the inputs, the encodings they carry and the files the steps read.
-func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from origin, reads []fileRead, err error) {
+// the inputs, the encodings they carry and the files the steps read. With
+// a cache, it notes what the job was looked up under in the cache's job
+// records (see jobRecords).
+func (p *Pipeline) runJob(ctx context.Context, job *Job) (jobOutcome, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fromRun, nil, err
+		return jobOutcome{}, err
 	}
 	limit, profile := p.maxInputSize(), p.profile()
 	var data []byte
 	var key, tool, sum, encSums string
+	var reads []fileRead
+	var why []string
+	var err error
+	id := jobIdentity(job)
 	inputs := newJobInputs(job)
 	if p.Cache != nil {
 		if tool, err = p.Cache.toolIdentity(); err != nil {
-			return nil, fromRun, nil, err
+			return jobOutcome{}, err
 		}
 		stamp, read, err := p.Cache.files().sum(job.File, limit)
 		if err != nil {
-			return nil, fromRun, nil, inputError(job, err)
+			return jobOutcome{}, inputError(job, err)
 		}
 		data, sum, reads = read, stamp.SHA256, []fileRead{{job.File, stamp.Size}}
 		if job.carries() {
 			for _, e := range job.Encodings {
 				es, _, err := p.Cache.files().sum(e.File, limit)
 				if err != nil {
-					return nil, fromRun, nil, inputError(job, err)
+					return jobOutcome{}, inputError(job, err)
 				}
 				reads = append(reads, fileRead{e.File, es.Size})
 				encSums += " " + e.Name + ":" + es.SHA256
@@ -310,23 +337,29 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 			encSums += fmt.Sprintf(" hashed:%v graph:%q %q %q", job.Hashed, job.Imports, job.DynamicImports, job.CSS)
 		}
 		if err := inputs.sum(p.Cache, limit); err != nil {
-			return nil, fromRun, nil, err
+			return jobOutcome{}, err
 		}
 		key = cacheKey(tool, job, profile, sum+encSums+inputs.keyPart())
 		if e, from, ok := p.lookup(ctx, key); ok {
+			p.noteHit(id, key, func() jobRecord { return newJobRecord(job, key, profile, sum, encSums, inputs) })
 			reads = append(reads, inputs.reads()...)
-			return outputsFromCache(e, key), from, append(reads, p.depReads(e.depFiles(p.Root))...), nil
+			return jobOutcome{outputsFromCache(e, key), from, append(reads, p.depReads(e.depFiles(p.Root))...), nil}, nil
 		}
+		if p.Explain {
+			why = p.explainMiss(job, newJobRecord(job, key, profile, sum, encSums, inputs))
+		}
+	} else if p.Explain {
+		why = []string{"no cache"}
 	}
 	readMain := data == nil
 	if readMain {
 		if data, err = readInput(job, limit); err != nil {
-			return nil, fromRun, nil, err
+			return jobOutcome{}, err
 		}
 	}
 	readMore, err := inputs.read(limit)
 	if err != nil {
-		return nil, fromRun, nil, err
+		return jobOutcome{}, err
 	}
 	if p.Cache != nil && (readMain || readMore) {
 		// The files may have changed since the index vouched for them:
@@ -347,20 +380,64 @@ func (p *Pipeline) runJob(ctx context.Context, job *Job) (outs []*output, from o
 		if err == nil {
 			reads = append(read, p.depReads(sctx.Deps())...)
 		}
-		if err != nil || p.Cache == nil {
-			return outs, fromRun, reads, err
+		if p.Cache == nil {
+			return jobOutcome{outs, fromRun, reads, why}, err
+		}
+		rec := newJobRecord(job, key, profile, sum, encSums, inputs)
+		if err != nil {
+			if ctx.Err() == nil {
+				rec.Note = "its last run failed"
+				p.Cache.jobRecords().note(id, rec)
+			}
+			return jobOutcome{outs, fromRun, reads, why}, err
 		}
 		err = p.keep(key, started, sctx.Deps(), sctx.DepDirs(), outs)
+		now, next := uncachedNotes(err)
+		if p.Explain && now != "" {
+			if errors.Is(err, errRacyDep) && run < maxRuns {
+				now = strings.TrimPrefix(now, "not cached: ") + ", so it ran again"
+			}
+			why = append(why, now)
+		}
 		switch {
 		case errors.Is(err, errRacyDep) && run < maxRuns:
 			continue
 		case errors.Is(err, errRacyDep) || errors.Is(err, errUncacheable):
-			return outs, fromRun, reads, nil // the bytes stand for this run, uncached
+			rec.Note = next
+			p.Cache.jobRecords().note(id, rec)
+			return jobOutcome{outs, fromRun, reads, why}, nil // the bytes stand for this run, uncached
 		case err != nil:
-			return nil, fromRun, reads, fmt.Errorf("%s: writing cache: %w", job.Path, err)
+			return jobOutcome{nil, fromRun, reads, why}, fmt.Errorf("%s: writing cache: %w", job.Path, err)
 		}
-		return outs, fromRun, reads, nil
+		p.Cache.jobRecords().note(id, rec)
+		return jobOutcome{outs, fromRun, reads, why}, nil
 	}
+}
+
+// noteHit notes a job answered by the cache under key in the job
+// records: a key the last run used (the entry index holds it) leaves the
+// job's record as it is, any other is recorded anew (rec makes it).
+func (p *Pipeline) noteHit(id, key string, rec func() jobRecord) {
+	records := p.Cache.jobRecords()
+	if _, indexed := p.Cache.entryIndex().lookup(key); indexed && records.isPresent() {
+		records.keep(id)
+		return
+	}
+	records.note(id, rec())
+}
+
+// newJobRecord returns the parts of a job's cache key key (see cacheKey)
+// for the job records; the tool is the records file's.
+func newJobRecord(job *Job, key string, profile transform.Profile, sum, carried string, inputs jobInputs) jobRecord {
+	rec := jobRecord{
+		Key: key, Profile: string(profile), Source: job.source(), Width: job.Width, Height: job.Height,
+		Chain: job.Chain.Key(), Carried: carried, Inputs: make([]recordedInput, 0, 1+len(inputs)),
+	}
+	rec.Inputs = append(rec.Inputs, recordedInput{job.Path, sum})
+	for _, in := range inputs {
+		rec.Inputs = append(rec.Inputs, recordedInput{in.Path, in.sum})
+	}
+	return rec
 }
 
 // lookup answers key from the local cache, then from the remote one.

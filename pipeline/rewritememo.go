@@ -1,9 +1,7 @@
 package pipeline
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"os"
 	"strconv"
@@ -137,8 +135,7 @@ func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	memoMu.Lock()
 	data, err := os.ReadFile(c.memoFile())
 	memoMu.Unlock()
-	if err != nil || !bytes.HasPrefix(data, []byte(rewriteMemoFormat)) ||
-		gob.NewDecoder(bytes.NewReader(data[len(rewriteMemoFormat):])).Decode(m) != nil {
+	if err != nil || !decodeIndexFile(data, rewriteMemoFormat, m) {
 		m = &rewriteMemo{}
 	}
 	if m.Records == nil {
@@ -197,14 +194,13 @@ func (c *Cache) saveRewriteMemo(m *rewriteMemo, outs []*output) error {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	buf.WriteString(rewriteMemoFormat)
-	if err := gob.NewEncoder(&buf).Encode(rewriteMemo{Records: m.used}); err != nil {
+	data, err := encodeIndexFile(rewriteMemoFormat, rewriteMemo{Records: m.used})
+	if err != nil {
 		return err
 	}
 	memoMu.Lock()
 	defer memoMu.Unlock()
-	return writeFileAtomic(c.memoFile(), buf.Bytes())
+	return writeFileAtomic(c.memoFile(), data)
 }
 
 // dropRewriteMemo removes the memo, one of whose blobs turned out damaged.

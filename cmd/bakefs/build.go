@@ -11,7 +11,7 @@ import (
 )
 
 const buildManual = `
-Usage: bakefs build [-f FILE] [--check] [--strict] [--remote-cache URL [--remote-cache-read-only] [--remote-header 'Name: value']...]
+Usage: bakefs build [-f FILE] [--check] [--strict] [--explain] [--remote-cache URL [--remote-cache-read-only] [--remote-header 'Name: value']...]
 
 Build runs a project file (default ./bakefs.toml): it matches the source files
 to the rules' chains, runs them in parallel with the cache, writes the output
@@ -33,6 +33,21 @@ or export) of which a bundle keeps nothing.
 --check builds everything again without the cache into a temporary
 directory and compares it byte for byte with the current tree and package;
 it exits 1 naming the first file that differs. It writes nothing in place.
+
+--explain prints, for each job that ran, what changed since the job's last
+build, from the cache's record of it, one line each on stderr:
+
+  bakefs: ran js/app.ts: input js/util.ts changed
+  bakefs: ran js/site.js: option minify.target changed (default → es2017)
+  bakefs: ran js/admin.ts: directory listing js/components changed
+  bakefs: ran img/hero.jpg: tool changed (bakefs build ID)
+  bakefs: ran js/new.ts: no earlier build of this job
+
+Other reasons: steps changed, profile changed, input added or removed,
+"input X was modified during the last run (racy)" (its result was not
+cached: the file changed too close to that build for its time to show a
+second change), "cache entry evicted" (pruned, or removed), "not in the
+remote cache". A build with nothing changed prints none.
 ` + remoteManual + `
 Example bakefs.toml:
 
@@ -57,6 +72,7 @@ Examples:
   bakefs build
   bakefs build -f examples/minimal/bakefs.toml
   bakefs build --check        # is the output what a clean build gives?
+  bakefs build --explain      # why did each job run?
   BAKEFS_REMOTE_HEADER="Authorization: Bearer $TOKEN" bakefs build --remote-cache https://cache.example.com
   bakefs build --remote-cache http://127.0.0.1:9090 --remote-cache-read-only
 `
@@ -68,6 +84,7 @@ func runBuild(env *environment, args []string) error {
 	file := fs.String("f", project.DefaultFile, "project `file`")
 	check := fs.Bool("check", false, "rebuild without the cache and compare with the current output; write nothing")
 	strict := fs.Bool("strict", false, "warnings are errors: a reference to a local file that is not in the tree, a classic script a bundle keeps nothing of")
+	explain := fs.Bool("explain", false, "print why each job that ran did: what changed since its last build")
 	remoteFlags := addRemoteFlags(fs)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
@@ -93,6 +110,7 @@ func runBuild(env *environment, args []string) error {
 		return fmt.Errorf("%s: out: %w", p.File, err) // before any work
 	}
 	pipe := p.Pipeline()
+	pipe.Explain = *explain
 	if pipe.Remote, err = remoteFlags.open(env, fs, p.RemoteCache); err != nil {
 		return err
 	}

@@ -42,6 +42,9 @@ func runPipelineOnce(ctx context.Context, env *environment, p *pipeline.Pipeline
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.stderr, "bakefs: %v\n", w)
 	}
+	for _, e := range res.Explanations {
+		fmt.Fprintf(env.stderr, "bakefs: ran %v\n", e)
+	}
 	tree, err := res.PrepareTree(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing %s: %w", out, err)

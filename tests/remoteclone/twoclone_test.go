@@ -35,11 +35,10 @@ func TestTwoClonesSecondRunsNothing(t *testing.T) {
 	root := moduleRoot(t)
 	top, rel := gitWorkTree(t, root)
 	bin := buildCLI(t, root)
-	explain := explainFlag(t, bin)
 	srv := nginxtest.Start(t)
 	tmp := t.TempDir()
 
-	first := cloneAndBuild(t, bin, explain, srv.URL, top, rel, filepath.Join(tmp, "clone1"))
+	first := cloneAndBuild(t, bin, srv.URL, top, rel, filepath.Join(tmp, "clone1"))
 	t.Logf("clone1: %s", first.line)
 	firstAC := remoteEntries(t, srv)
 	if first.ran == 0 || first.cached != 0 {
@@ -51,7 +50,7 @@ func TestTwoClonesSecondRunsNothing(t *testing.T) {
 	}
 	t.Logf("clone1 uploaded %d entries and %d blobs", len(firstAC), len(srv.Files("cas")))
 
-	second := cloneAndBuild(t, bin, explain, srv.URL, top, rel, filepath.Join(tmp, "clone2"))
+	second := cloneAndBuild(t, bin, srv.URL, top, rel, filepath.Join(tmp, "clone2"))
 	t.Logf("clone2: %s", second.line)
 	jobs := first.ran + first.cached
 	if second.ran != 0 || second.cached != jobs || second.remote != jobs {
@@ -132,7 +131,7 @@ type build struct {
 	proj                *project.Project // the clone's project file
 	ran, cached, remote int              // from the summary line
 	line                string           // the summary line
-	explained           []string         // with --explain: "PATH: REASON; REASON" of each job that ran
+	explained           []string         // from --explain: "PATH: REASON; REASON" of each job that ran
 	stderr              string
 }
 
@@ -144,7 +143,7 @@ var summaryRE = regexp.MustCompile(`(\d+) ran, (\d+) cached \((\d+) remote\)`)
 // the example in the clone (rel is the module's path in the work tree)
 // against the remote cache url, with the clone's own local cache, which
 // must not exist yet.
-func cloneAndBuild(t *testing.T, bin string, flags []string, url, top, rel, dir string) build {
+func cloneAndBuild(t *testing.T, bin, url, top, rel, dir string) build {
 	t.Helper()
 	clone := exec.Command("git", "clone", "--quiet", "--no-hardlinks", top, dir)
 	if out, err := clone.CombinedOutput(); err != nil {
@@ -163,7 +162,7 @@ func cloneAndBuild(t *testing.T, bin string, flags []string, url, top, rel, dir 
 	}
 
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"build", "-f", example, "--remote-cache", url}, flags...)
+	args := []string{"build", "-f", example, "--remote-cache", url, "--explain"}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = mod
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -209,22 +208,6 @@ func packageDir(p *project.Project) string {
 // explainPrefix starts the line that --explain prints for each job that
 // ran: "bakefs: ran PATH: REASON; REASON".
 const explainPrefix = "bakefs: ran "
-
-// explainFlag returns --explain when the CLI has it (bakefs help build
-// lists it), so that a failure names the jobs that ran and why; nil for a
-// CLI without it, whose summary line alone is checked.
-func explainFlag(t *testing.T, bin string) []string {
-	t.Helper()
-	out, err := exec.Command(bin, "help", "build").CombinedOutput()
-	if err != nil {
-		t.Fatalf("bakefs help build: %v\n%s", err, out)
-	}
-	if !regexp.MustCompile(`(?m)^\s+-explain\b`).Match(out) {
-		t.Log("bakefs build has no --explain: a failure cannot name the jobs that ran")
-		return nil
-	}
-	return []string{"--explain"}
-}
 
 // remoteEntries returns the entries (ac) of the remote cache with their
 // modification times, which change when an entry is uploaded again.

@@ -1,0 +1,28 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/gob"
+)
+
+// The cache's index files (the entry index, the job records, the rewrite
+// memo) are a format line, which names the file's kind and version, then
+// one gob value.
+
+// encodeIndexFile returns the format line followed by the gob of v.
+func encodeIndexFile(format string, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(format)
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeIndexFile decodes into v the gob after the format line at the
+// start of data. It reports false for data of another format or that does
+// not decode, after which v may hold part of it.
+func decodeIndexFile(data []byte, format string, v any) bool {
+	return bytes.HasPrefix(data, []byte(format)) &&
+		gob.NewDecoder(bytes.NewReader(data[len(format):])).Decode(v) == nil
+}
