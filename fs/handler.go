@@ -54,6 +54,9 @@ type route struct {
 	n        *node // the file; for a redirect, the directory's index file
 	hashed   bool  // named by its hashed name: cached as immutable
 	redirect bool  // a directory without its final "/": redirect to it
+	// dictionary is the Use-As-Dictionary value of a hashed name's
+	// responses, "" for none (see dictionaryMatch).
+	dictionary string
 }
 
 // handler serves the files of an FS; see FS.Handler.
@@ -163,7 +166,7 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 	h := &handler{f: f, data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
 	for full, n := range f.t.names {
 		if rel, ok := f.rel(full); ok {
-			h.routes[rel] = route{n: n, hashed: full == n.entry.Hashed || n.entry.Fingerprinted}
+			h.routes[rel] = newRoute(n, full)
 		}
 	}
 	if c.index != "" {
@@ -256,32 +259,48 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	err := h.serveFile(w, r, rt.n, rt.hashed)
+	err := h.serveFile(w, r, rt)
 	if h.f.h != nil {
 		h.f.observe("serve", rt.n.entry.Path, err)
 	}
 }
 
-// serveFile answers a request for the file n. It returns the error of
+// newRoute returns the route of the file n named by its tree name full.
+func newRoute(n *node, full string) route {
+	rt := route{n: n, hashed: full == n.entry.Hashed || n.entry.Fingerprinted || n.entry.Previous != ""}
+	switch {
+	case n.entry.Previous != "":
+		rt.dictionary = dictionaryMatch(n.entry.Previous, n.entry.Type)
+	case full == n.entry.Hashed:
+		rt.dictionary = dictionaryMatch(n.entry.Path, n.entry.Type)
+	}
+	return rt
+}
+
+// serveFile answers a request for the file of rt. It returns the error of
 // reading the tree, answered with a status text only.
-func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, hashed bool) error {
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, rt route) error {
+	n := rt.n
 	hdr := w.Header()
 	vs := valuePool.Get().(*values)
 	defer valuePool.Put(vs)
-	if n.avail != 0 {
-		addVary(hdr, vs)
+	if n.avail != 0 || len(n.deltas) > 0 {
+		addVary(hdr, vs, len(n.deltas) > 0)
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.serveMethodNotAllowed(w)
 		return nil
 	}
-	c := codingIdentity
-	if n.avail != 0 {
-		c = negotiate(r.Header["Accept-Encoding"], n.avail)
+	v := n.deltaFor(r)
+	if v == nil {
+		c := codingIdentity
+		if n.avail != 0 {
+			c = negotiate(r.Header["Accept-Encoding"], n.avail)
+		}
+		v = &n.variants[n.byCoding[c]]
 	}
-	v := &n.variants[n.byCoding[c]]
 	cache := hdrNoCache
-	if hashed {
+	if rt.hashed {
 		cache = hdrImmutable
 	}
 	if checkIfMatch(r.Header["If-Match"], v.etag) == condFalse {
@@ -329,6 +348,9 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, n *node, has
 	hdr["Accept-Ranges"] = vs.one(hdrBytes)
 	if v.encoding != "" {
 		hdr["Content-Encoding"] = vs.one(v.encoding)
+	}
+	if rt.dictionary != "" {
+		hdr[hdrUseAsDictionary] = vs.one(rt.dictionary)
 	}
 	body := r.Method != http.MethodHead
 	switch len(ranges) {
@@ -394,23 +416,38 @@ func (h *handler) serveNotFound(w http.ResponseWriter, r *http.Request, name str
 	}
 }
 
-// addVary adds Accept-Encoding to the Vary header unless it is there.
-func addVary(hdr http.Header, vs *values) {
+// addVary adds Accept-Encoding, and Available-Dictionary with dictionary,
+// to the Vary header, each unless it is there.
+func addVary(hdr http.Header, vs *values, dictionary bool) {
 	old, ok := hdr["Vary"]
 	if !ok {
-		hdr["Vary"] = vs.one(hdrVary)
+		if dictionary {
+			hdr["Vary"] = vs.one(hdrVaryDictionary)
+		} else {
+			hdr["Vary"] = vs.one(hdrVary)
+		}
 		return
 	}
-	for _, v := range old {
+	if !varies(old, "accept-encoding") {
+		hdr["Vary"] = append(hdr["Vary"], "Accept-Encoding")
+	}
+	if dictionary && !varies(old, tokenAvailDictionary) {
+		hdr["Vary"] = append(hdr["Vary"], hdrAvailDictionary)
+	}
+}
+
+// varies reports whether the Vary values name the header (lowercase) or "*".
+func varies(values []string, header string) bool {
+	for _, v := range values {
 		for v != "" {
 			var tok string
 			tok, v = cutByte(v, ',')
-			if tok = trimOWS(tok); tok == "*" || equalFold(tok, "accept-encoding") {
-				return
+			if tok = trimOWS(tok); tok == "*" || equalFold(tok, header) {
+				return true
 			}
 		}
 	}
-	hdr["Vary"] = append(old, "Accept-Encoding")
+	return false
 }
 
 // hasExt reports whether the last element of the slash-separated name has

@@ -61,7 +61,11 @@ var ErrManifest = errors.New("bakefs: invalid manifest")
 // entry (see FS.ModulePreloads) has imports, dynamicImports and css; each
 // is sorted, without duplicates, and names other entries by path:
 // JavaScript ones for imports and dynamicImports, style sheets (text/css)
-// for css. The encoding is canonical: what encoding/json writes with
+// for css. A kept entry (Previous set) has a Path that is the hashed
+// name of its Previous, a Release of 1 or more, no hashed name, source,
+// size in pixels, module graph or deltas. A delta's dictionary is the
+// sha256 of a kept entry whose Previous is the delta's entry, and its
+// path is DeltaPath of the two. The encoding is canonical: what encoding/json writes with
 // two-space indentation and HTML escaping off (the pipeline writes it
 // with EncodeManifest; this runtime package only reads it).
 type Manifest struct {
@@ -113,6 +117,20 @@ type Entry struct {
 	Imports        []string `json:"imports,omitempty"`
 	DynamicImports []string `json:"dynamicImports,omitempty"`
 	CSS            []string `json:"css,omitempty"`
+	// Deltas are the variants of the file compressed against kept
+	// versions of it (see Delta), sorted by dictionary; omitted when
+	// empty.
+	Deltas []Delta `json:"deltas,omitempty"`
+	// Previous, set on a kept entry only, is the logical path that the
+	// file had in an earlier release: the entry is that release's file,
+	// kept so that pages of that release still load it and so that it
+	// serves as the dictionary of the new version's delta. Its Path is
+	// HashedName(Previous, SHA256); it is served as immutable under that
+	// name and never listed (ReadDir, Glob, fs.WalkDir).
+	Previous string `json:"previous,omitempty"`
+	// Release, on a kept entry, counts the releases back to the one it
+	// comes from: 1 for the release before this one.
+	Release int `json:"release,omitempty"`
 }
 
 // An Encoding is one precompressed variant of an entry.
@@ -210,7 +228,7 @@ func (m *Manifest) Validate() error {
 	}
 	n := 0
 	for i := range m.Files {
-		n += 2 + len(m.Files[i].Encodings) // path, hashed name, variants
+		n += 2 + len(m.Files[i].Encodings) + len(m.Files[i].Deltas) // path, hashed name, variants
 	}
 	names := make(map[string]string, n) // tree name -> entry path that owns it
 	claim := func(owner, name, what string) error {
@@ -255,6 +273,12 @@ func (m *Manifest) Validate() error {
 				return fmt.Errorf("%w: %s: bad size or sha256 of encoding %s", ErrManifest, e.Path, enc.Name)
 			}
 		}
+	}
+	if err := m.validateKept(); err != nil {
+		return err
+	}
+	if err := m.validateDeltas(claim); err != nil {
+		return err
 	}
 	return m.validateModules()
 }

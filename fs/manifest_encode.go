@@ -87,6 +87,29 @@ func appendEntry(b []byte, e *Entry) []byte {
 	b = appendList(b, in, "imports", e.Imports)
 	b = appendList(b, in, "dynamicImports", e.DynamicImports)
 	b = appendList(b, in, "css", e.CSS)
+	if len(e.Deltas) > 0 {
+		b = append(b, in+"\"deltas\": [\n"...)
+		for i, d := range e.Deltas {
+			if i > 0 {
+				b = append(b, ",\n"...)
+			}
+			const in2 = "          "
+			b = append(b, "        {\n"...)
+			b = appendField(b, in2, "dictionary", d.Dictionary)
+			b = appendField(b, in2, "path", d.Path)
+			b = appendNumber(b, in2, "size", d.Size)
+			b = appendField(b, in2, "sha256", d.SHA256)
+			b = trimComma(b)
+			b = append(b, "        }"...)
+		}
+		b = append(b, "\n"+in+"],\n"...)
+	}
+	if e.Previous != "" {
+		b = appendField(b, in, "previous", e.Previous)
+	}
+	if e.Release != 0 {
+		b = appendNumber(b, in, "release", int64(e.Release))
+	}
 	b = trimComma(b)
 	return append(b, "    }"...)
 }

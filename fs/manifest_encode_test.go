@@ -17,8 +17,21 @@ func fingerprintedManifest() *Manifest {
 	}}
 }
 
+// deltaManifest is a valid manifest of a release with a kept file of the
+// release before and a delta against it.
+func deltaManifest() *Manifest {
+	kept := HashedName("a.js", sumB)
+	return &Manifest{Version: ManifestVersion, Files: []Entry{
+		{Path: kept, Size: 6, Type: "text/javascript; charset=utf-8", SHA256: sumB, Integrity: sri, Previous: "a.js", Release: 1,
+			Encodings: []Encoding{{Name: "br", Path: kept + ".br", Size: 3, SHA256: sumA}}},
+		{Path: "a.js", Size: 6, Type: "text/javascript; charset=utf-8", SHA256: sumA, Hashed: "a.1921b918b1.js", Integrity: sri,
+			Encodings: []Encoding{{Name: "br", Path: "a.js.br", Size: 3, SHA256: sumB}},
+			Deltas:    []Delta{{Dictionary: sumB, Path: DeltaPath("a.js", sumB), Size: 41, SHA256: sumA}}},
+	}}
+}
+
 func TestEncodeManifestRoundTrip(t *testing.T) {
-	for name, want := range map[string]*Manifest{"fingerprinted": fingerprintedManifest(), "modules": moduleManifest()} {
+	for name, want := range map[string]*Manifest{"fingerprinted": fingerprintedManifest(), "modules": moduleManifest(), "delta": deltaManifest()} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := EncodeManifest(want)
 			if err != nil {
@@ -50,6 +63,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	for name, m := range map[string]*Manifest{
 		"valid":   fingerprintedManifest(),
 		"modules": moduleManifest(),
+		"delta":   deltaManifest(),
 		"empty":   {Version: ManifestVersion, Files: []Entry{}},
 		"nil":     {Version: ManifestVersion},
 		"strings": odd,

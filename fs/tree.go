@@ -41,6 +41,16 @@ type node struct {
 	// file has no variant in that coding.
 	byCoding [numCodings]uint8
 	avail    codingSet
+	// deltas gives, for each of entry.Deltas in order, its dictionary's
+	// SHA-256 and its index in variants, which holds the deltas after
+	// the encodings.
+	deltas []deltaVariant
+}
+
+// A deltaVariant is a variant of a file compressed against a dictionary.
+type deltaVariant struct {
+	dictionary [sha256Size]byte
+	index      int
 }
 
 // A variant is the identity bytes or one encoded variant of a file, with
@@ -105,6 +115,9 @@ func newTree(data iofs.FS, m *Manifest, check bool) (*tree, error) {
 			return nil, err
 		}
 		t.names[n.entry.Path] = n
+		if n.entry.Previous != "" {
+			continue // a kept file of an earlier release: served, never listed
+		}
 		if n.entry.Hashed != "" {
 			t.names[n.entry.Hashed] = n
 		}
@@ -169,7 +182,7 @@ func (t *tree) fillWalk(name string) {
 // init fills n from the manifest entry e and, with check, checks e's
 // files in data. Header values are cut from headers, slices from arena.
 func (n *node) init(data iofs.FS, e Entry, check bool, headers *headerArena, arena *nodeArena) error {
-	if len(e.Encodings) > 254 {
+	if len(e.Encodings)+len(e.Deltas) > 254 {
 		return fmt.Errorf("%w: %s: too many encodings", ErrManifest, e.Path)
 	}
 	e.Encodings = append(arena.encodings(len(e.Encodings)), e.Encodings...)
@@ -194,7 +207,7 @@ func (n *node) init(data iofs.FS, e Entry, check bool, headers *headerArena, are
 		hashes: hashes,
 		entry:  &n.entry,
 	}
-	n.variants = arena.variants(1 + len(e.Encodings))
+	n.variants = arena.variants(1 + len(e.Encodings) + len(e.Deltas))
 	if err := n.variants[0].init(data, e.Path, e.Size, "", check, headers); err != nil {
 		return err
 	}
@@ -208,6 +221,19 @@ func (n *node) init(data iofs.FS, e Entry, check bool, headers *headerArena, are
 		}
 		n.byCoding[c] = uint8(1 + i)
 		n.avail |= 1 << c
+	}
+	if len(e.Deltas) > 0 {
+		n.deltas = make([]deltaVariant, len(e.Deltas))
+	}
+	for i, d := range e.Deltas {
+		k := 1 + len(e.Encodings) + i
+		if _, err := hex.Decode(n.deltas[i].dictionary[:], []byte(d.Dictionary)); err != nil {
+			return fmt.Errorf("%w: %s: delta dictionary: %v", ErrManifest, e.Path, err)
+		}
+		n.deltas[i].index = k
+		if err := n.variants[k].init(data, d.Path, d.Size, DeltaEncoding, check, headers); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -228,7 +254,7 @@ type nodeArena struct {
 func newNodeArena(m *Manifest) *nodeArena {
 	nv, ne := 0, 0
 	for _, e := range m.Files {
-		nv += 1 + len(e.Encodings)
+		nv += 1 + len(e.Encodings) + len(e.Deltas)
 		ne += len(e.Encodings)
 	}
 	return &nodeArena{
@@ -296,8 +322,8 @@ func (v *variant) init(data iofs.FS, name string, size int64, coding string, che
 }
 
 // A headerArena holds the header values of all variants of a manifest
-// (ETag, then Content-Length, of each entry's identity bytes and then of
-// each encoding, in manifest order) in one string, and hands them out in
+// (ETag, then Content-Length, of each entry's identity bytes, then of
+// each encoding, then of each delta, in manifest order) in one string, and hands them out in
 // that order, so that a tree of thousands of files costs one allocation
 // for them instead of two per variant.
 type headerArena struct {
@@ -310,7 +336,7 @@ type headerArena struct {
 func newHeaderArena(m *Manifest) *headerArena {
 	n := 0
 	for _, e := range m.Files {
-		n += 1 + len(e.Encodings)
+		n += 1 + len(e.Encodings) + len(e.Deltas)
 	}
 	// An ETag is 2 quotes, etagLen digits, a dash and a coding name; a
 	// length at most 19 digits.
@@ -332,6 +358,9 @@ func newHeaderArena(m *Manifest) *headerArena {
 		add(e.SHA256, "", e.Size)
 		for _, enc := range e.Encodings {
 			add(enc.SHA256, enc.Name, enc.Size)
+		}
+		for _, d := range e.Deltas {
+			add(d.SHA256, DeltaEncoding, d.Size)
 		}
 	}
 	return &headerArena{text: string(buf), ends: ends}
