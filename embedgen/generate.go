@@ -155,6 +155,9 @@ func prepare(o Options, m *bakefs.Manifest, raw []byte, validated bool) (*Update
 			return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, bakefs.ManifestName), Err: err}
 		}
 	}
+	if err := refuseDeltas(m, o.Tree); err != nil {
+		return nil, err
+	}
 	files, err := treeFiles(m)
 	if err != nil {
 		return nil, err

@@ -112,7 +112,7 @@ func dictionaryMatch(name, typ string) string {
 		dest = `, match-dest=("script")`
 	case isCSS(typ):
 		dest = `, match-dest=("style")`
-	case isDictionaryType(typ):
+	case DictionaryType(typ):
 	default:
 		return ""
 	}
@@ -147,9 +147,14 @@ func dictionaryMatch(name, typ string) string {
 	return b.String()
 }
 
-// isDictionaryType reports whether a file of the media type, other than a
-// script or style sheet, is worth a dictionary: JSON, WebAssembly, SVG.
-func isDictionaryType(typ string) bool {
+// DictionaryType reports whether files of the media type are offered as
+// compression dictionaries and get deltas: JavaScript, CSS, JSON,
+// WebAssembly and SVG, text that changes a little from one release to
+// the next.
+func DictionaryType(typ string) bool {
+	if isJavaScript(typ) || isCSS(typ) {
+		return true
+	}
 	t := mediaType(typ)
 	return t == "application/json" || strings.HasSuffix(t, "+json") || t == "application/wasm" || t == "image/svg+xml"
 }

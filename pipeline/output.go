@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -30,7 +31,8 @@ type output struct {
 	blob      blobRef
 	data      []byte // nil until needed when the output came from the cache
 	encodings []encodedOutput
-	key       string // the cache entry that holds blob; "" for bytes just made
+	deltas    []deltaOutput // sorted by dictionary
+	key       string        // the cache entry that holds blob; "" for bytes just made
 }
 
 type encodedOutput struct {
@@ -136,7 +138,23 @@ func (o *output) bytesOut() int64 {
 	for _, e := range o.encodings {
 		n += e.blob.Size
 	}
+	for _, d := range o.deltas {
+		n += d.blob.Size
+	}
 	return n
+}
+
+// namesOf returns whether a name is one the outputs' files take in the
+// tree: a path or a hashed name.
+func namesOf(outs []*output) func(name string) bool {
+	names := make(map[string]bool, 2*len(outs))
+	for _, o := range outs {
+		names[o.Path] = true
+		if o.Hashed {
+			names[bakefs.HashedName(o.Path, o.blob.SHA256)] = true
+		}
+	}
+	return func(name string) bool { return names[name] }
 }
 
 // errNotRegular reports an input that is a directory, device or pipe.

@@ -58,6 +58,14 @@ type Pipeline struct {
 	// keeping the cache's small record of each job's key, which the
 	// explanations of a later run compare with.
 	Explain bool
+	// Previous, when set, is the release before this build: its hashed
+	// files, and the files it kept from the Releases-1 releases before
+	// it, stay in the new tree under their hashed names (kept files, see
+	// bakefs.Entry.Previous), and each hashed output of a dictionary type
+	// gets a delta against its kept versions (see makeDeltas).
+	Previous *Release
+	// Releases is how many releases back files are kept; 0 means 1.
+	Releases int
 }
 
 // Progress reports how far a run has come.
@@ -75,6 +83,8 @@ type Stats struct {
 	BytesIn  int64         // bytes of the distinct source files the jobs read (see fileRead)
 	BytesOut int64         // output bytes, variants included
 	Elapsed  time.Duration // wall time of Run
+	Kept     int           // files of earlier releases kept (Pipeline.Previous)
+	Deltas   int           // deltas made or taken from the cache
 }
 
 // A Result is the outcome of a successful run: the manifest and the bytes
@@ -90,7 +100,8 @@ type Result struct {
 	// (Stats.Ran) did, in the order of the jobs' paths.
 	Explanations []Explanation
 
-	outputs []*output // sorted by Path, as Manifest.Files
+	outputs []*output   // sorted by Path
+	kept    []*keptFile // sorted by path; with outputs, Manifest.Files
 	cache   *Cache
 }
 
@@ -221,6 +232,12 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	if err := p.finish(ctx, res.outputs); err != nil {
 		return nil, err
 	}
+	if p.Previous != nil {
+		res.kept = keptFiles(p.Previous, max(1, p.Releases), namesOf(res.outputs))
+		if err := p.makeDeltas(ctx, res.outputs, res.kept); err != nil {
+			return nil, err
+		}
+	}
 	for i := range results {
 		r := &results[i]
 		if r.redo != nil && r.redo.err == nil {
@@ -241,14 +258,16 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	}
 	sort.SliceStable(res.Explanations, func(i, j int) bool { return res.Explanations[i].Path < res.Explanations[j].Path })
 	res.Stats.BytesIn = p.bytesRead(results)
-	m, err := buildManifest(res.outputs)
+	m, err := buildManifest(res.outputs, res.kept)
 	if err != nil {
 		return nil, err
 	}
 	res.Manifest = m
 	res.Stats.Files = len(res.outputs)
+	res.Stats.Kept = len(res.kept)
 	for _, o := range res.outputs {
 		res.Stats.BytesOut += o.bytesOut()
+		res.Stats.Deltas += len(o.deltas)
 	}
 	return res, nil
 }
@@ -529,10 +548,11 @@ func checkUnique(outs []*output) error {
 	return nil
 }
 
-// buildManifest describes sorted outputs. Two outputs with one path, or a
-// path that collides with another's variant or hashed name, are errors.
-func buildManifest(outs []*output) (*bakefs.Manifest, error) {
-	m := &bakefs.Manifest{Version: bakefs.ManifestVersion, Files: make([]bakefs.Entry, len(outs))}
+// buildManifest describes sorted outputs and the kept files of earlier
+// releases. Two outputs with one path, or a path that collides with
+// another's variant or hashed name, are errors.
+func buildManifest(outs []*output, kept []*keptFile) (*bakefs.Manifest, error) {
+	m := &bakefs.Manifest{Version: bakefs.ManifestVersion, Files: make([]bakefs.Entry, len(outs), len(outs)+len(kept))}
 	for i, o := range outs {
 		if i > 0 && outs[i-1].Path == o.Path {
 			return nil, fmt.Errorf("%s is produced by both %s and %s", o.Path, outs[i-1].Source, o.Source)
@@ -556,7 +576,16 @@ func buildManifest(outs []*output) (*bakefs.Manifest, error) {
 			}
 			e.Encodings = append(e.Encodings, bakefs.Encoding{Name: enc.name, Path: o.Path + suffix, Size: enc.blob.Size, SHA256: enc.blob.SHA256})
 		}
+		for _, d := range o.deltas {
+			e.Deltas = append(e.Deltas, bakefs.Delta{Dictionary: d.dictionary, Path: bakefs.DeltaPath(o.Path, d.dictionary), Size: d.blob.Size, SHA256: d.blob.SHA256})
+		}
 		m.Files[i] = e
+	}
+	if len(kept) > 0 {
+		for _, k := range kept {
+			m.Files = append(m.Files, k.entry)
+		}
+		sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err

@@ -107,6 +107,16 @@ func (r *Result) fill(tmp, dir string, old *tree, manifest []byte) error {
 				return err
 			}
 		}
+		for _, d := range o.deltas {
+			if err := place(d.key, bakefs.DeltaPath(o.Path, d.dictionary), d.blob, d.data); err != nil {
+				return err
+			}
+		}
+	}
+	for _, k := range r.kept {
+		if err := k.place(tmp, dir, old); err != nil {
+			return err
+		}
 	}
 	if damaged != nil {
 		return damaged
@@ -175,6 +185,9 @@ func (t *tree) sum(name string) string {
 				t.sums[e.Path] = e.SHA256
 				for _, enc := range e.Encodings {
 					t.sums[enc.Path] = enc.SHA256
+				}
+				for _, d := range e.Deltas {
+					t.sums[d.Path] = d.SHA256
 				}
 				for _, n := range staticNames(&m.Files[i]) {
 					t.sums[n.name] = n.sha256
@@ -246,6 +259,11 @@ func treeComplete(dir string, m *bakefs.Manifest) bool {
 		}
 		for _, enc := range e.Encodings {
 			if !ok(enc.Path, enc.Size) {
+				return false
+			}
+		}
+		for _, d := range e.Deltas {
+			if !ok(d.Path, d.Size) {
 				return false
 			}
 		}

@@ -54,8 +54,13 @@ type Project struct {
 	// that is not in the tree, a classic script a bundle keeps nothing of.
 	Strict  bool
 	Package *Package // nil when the project writes no Go package
-	Rules   []Rule
-	raw     []byte
+	// Previous is the release before this one, from [delta]; nil when the
+	// project makes no deltas. Releases is how many releases back files
+	// are kept.
+	Previous *pipeline.Release
+	Releases int
+	Rules    []Rule
+	raw      []byte
 }
 
 // A Package says where bakefs build writes the generated Go package.
@@ -76,8 +81,18 @@ type fileFormat struct {
 	Base      string       `toml:"base"`
 	Strict    bool         `toml:"strict"`
 	Package   *packageTOML `toml:"package"`
+	Delta     *deltaTOML   `toml:"delta"`
 	Rules     []ruleTOML   `toml:"rule"`
 }
+
+type deltaTOML struct {
+	Previous string `toml:"previous"`
+	Releases *int   `toml:"releases"`
+}
+
+// defaultReleases is how many releases back files are kept when [delta]
+// does not say.
+const defaultReleases = 2
 
 type packageTOML struct {
 	Dir    string `toml:"dir"`
@@ -190,6 +205,25 @@ func Load(file string) (*Project, error) {
 			return nil, fail(p.lineOf("[package]", 0), "package: dir and name are required")
 		}
 		p.Package = &Package{Dir: resolve(f.Package.Dir), Name: f.Package.Name, ImportPath: f.Package.Import}
+	}
+	if f.Delta != nil {
+		line := p.lineOf("[delta]", 0)
+		if f.Delta.Previous == "" {
+			return nil, fail(line, "delta: previous is required: the output tree of the release before, as deployed")
+		}
+		previous := resolve(f.Delta.Previous)
+		if rel, err := filepath.Rel(p.Out, previous); err == nil && !strings.HasPrefix(rel, "..") {
+			return nil, fail(p.lineOfKey("previous", line), "delta: previous %s is the output tree or inside it; keep the release before in a directory of its own", f.Delta.Previous)
+		}
+		p.Releases = defaultReleases
+		if f.Delta.Releases != nil {
+			if p.Releases = *f.Delta.Releases; p.Releases < 1 {
+				return nil, fail(p.lineOfKey("releases", line), "delta: releases must be 1 or more")
+			}
+		}
+		if p.Previous, err = pipeline.LoadRelease(previous); err != nil {
+			return nil, fail(p.lineOfKey("previous", line), "delta: %v", err)
+		}
 	}
 	if len(f.Rules) == 0 {
 		return nil, fail(0, "no [[rule]]: nothing would be built")

@@ -25,6 +25,10 @@ absolute.
   name   = "assets"
   import = "example.com/app/internal/assets"
 
+  [delta]                     # optional: delta updates for returning visitors
+  previous = "releases/v1"    # the output tree of the release before, as deployed
+  releases = 2                # how many releases back files are kept (default 2)
+
   [[rule]]
   match = "js/app.ts"                            # one pattern or a list
   steps = ["bundle:format=esm", "minify"]        # the step language (bakefs steps)

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,11 +15,13 @@ func TestReferenceLoads(t *testing.T) {
 			lines = append(lines, rest)
 		}
 	}
-	p, err := Load(writeProject(t, strings.Join(lines, "\n")))
+	file := writeProject(t, strings.Join(lines, "\n"))
+	writeRelease(t, filepath.Join(filepath.Dir(file), "releases", "v1"))
+	p, err := Load(file)
 	if err != nil {
 		t.Fatalf("the reference's project file: %v", err)
 	}
-	if len(p.Rules) != 4 || p.Rules[1].Output != "js/legacy.js" || p.Rules[2].StripPrefix != "public/" || p.Package == nil || p.RemoteCache == "" {
+	if len(p.Rules) != 4 || p.Rules[1].Output != "js/legacy.js" || p.Rules[2].StripPrefix != "public/" || p.Package == nil || p.RemoteCache == "" || p.Previous == nil || p.Releases != 2 {
 		t.Errorf("the reference's project file reads as %+v", p)
 	}
 }

@@ -15,8 +15,12 @@ func Summary(s pipeline.Stats, remote bool) string {
 	if remote {
 		fromRemote = fmt.Sprintf(" (%d remote)", s.Remote)
 	}
-	return fmt.Sprintf("%d files, %s in → %s out (variants included), %d ran, %d cached%s",
-		s.Files, ByteSize(s.BytesIn), ByteSize(s.BytesOut), s.Ran, s.Cached, fromRemote)
+	kept := ""
+	if s.Kept > 0 || s.Deltas > 0 {
+		kept = fmt.Sprintf(" (%d kept from earlier releases, %d deltas)", s.Kept, s.Deltas)
+	}
+	return fmt.Sprintf("%d files%s, %s in → %s out (variants included), %d ran, %d cached%s",
+		s.Files, kept, ByteSize(s.BytesIn), ByteSize(s.BytesOut), s.Ran, s.Cached, fromRemote)
 }
 
 // ByteSize formats a byte count in B, kB or MB (powers of 1000).

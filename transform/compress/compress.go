@@ -16,7 +16,7 @@ import (
 // Asset.SetEncoding; the identity bytes are never replaced. A variant is
 // kept only when it pays for itself: it must save at least MinSavingBytes
 // bytes and at least MinSavingPercent percent of the identity size (see
-// worthKeeping). Below that, serving it would cost a second file, a
+// WorthKeeping). Below that, serving it would cost a second file, a
 // second cache entry and a Vary for next to nothing.
 //
 // Levels are fixed per profile (Context.Profile), so that the same input
@@ -47,9 +47,9 @@ const (
 	MinSavingPercent = 5
 )
 
-// worthKeeping reports whether a variant of encoded bytes saves enough over
+// WorthKeeping reports whether a variant of encoded bytes saves enough over
 // identity bytes: at least MinSavingBytes and MinSavingPercent percent.
-func worthKeeping(identity, encoded int) bool {
+func WorthKeeping(identity, encoded int) bool {
 	saved := identity - encoded
 	return saved >= MinSavingBytes && int64(saved)*100 >= int64(identity)*MinSavingPercent
 }
@@ -148,7 +148,7 @@ func (s *compressStep) Run(ctx *transform.Context, in []*transform.Asset) ([]*tr
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Path, err)
 		}
-		if !worthKeeping(len(a.Data), len(enc)) {
+		if !WorthKeeping(len(a.Data), len(enc)) {
 			continue
 		}
 		c := a.Clone()

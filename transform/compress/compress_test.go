@@ -190,8 +190,8 @@ func TestWorthKeeping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d-%d", tt.identity, tt.encoded), func(t *testing.T) {
-			if got := worthKeeping(tt.identity, tt.encoded); got != tt.want {
-				t.Errorf("worthKeeping(%d, %d) = %v, want %v", tt.identity, tt.encoded, got, tt.want)
+			if got := WorthKeeping(tt.identity, tt.encoded); got != tt.want {
+				t.Errorf("WorthKeeping(%d, %d) = %v, want %v", tt.identity, tt.encoded, got, tt.want)
 			}
 		})
 	}
