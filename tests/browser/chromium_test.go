@@ -51,8 +51,9 @@ func findChromium(t *testing.T) string {
 // newBrowser starts a headless Chromium with a fresh profile and returns
 // the context of its first tab. trustSPKI, when set, is the base64 SHA-256
 // of a certificate's public key that the browser accepts as valid, for the
-// test's own TLS certificate. The deadline bounds a hang of the whole test.
-func newBrowser(t *testing.T, trustSPKI string) context.Context {
+// test's own TLS certificate; extra options are added to the defaults.
+// The deadline bounds a hang of the whole test.
+func newBrowser(t *testing.T, trustSPKI string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	exe := findChromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -73,6 +74,7 @@ func newBrowser(t *testing.T, trustSPKI string) context.Context {
 	if trustSPKI != "" {
 		opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", trustSPKI))
 	}
+	opts = append(opts, extra...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)

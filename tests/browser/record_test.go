@@ -28,6 +28,9 @@ type exchange struct {
 	ServedFromCache bool // from the memory cache
 	Failed          string
 	Responded       bool
+	// EncodedLength is the bytes received for the request, headers and
+	// body as sent (DevTools' encodedDataLength), once it finished.
+	EncodedLength float64
 }
 
 // cached reports whether the browser answered the request from its cache.
@@ -91,6 +94,8 @@ func (r *recorder) event(ev any) {
 		if e.RequestHeaders == nil && resp.RequestHeaders != nil {
 			e.RequestHeaders = lowerHeaders(resp.RequestHeaders)
 		}
+	case *network.EventLoadingFinished:
+		r.get(ev.RequestID).EncodedLength = ev.EncodedDataLength
 	case *network.EventLoadingFailed:
 		e := r.get(ev.RequestID)
 		e.Failed = ev.ErrorText
