@@ -8,8 +8,8 @@
 #                                            change serve compile images
 #                                            rxjs three real pkgrss nochange
 #                                            init devedit css vite imaging
-#                                            lazy, or goals for rxjs to
-#                                            imaging (default: all)
+#                                            lazy delta, or goals for rxjs
+#                                            to imaging (default: all)
 #
 # Environment:
 #   BENCH_ROUNDS   rounds of each side-by-side comparison (default 5)
@@ -41,10 +41,10 @@ SECTIONS=()
 for s in "$@"; do
   if [ "$s" = goals ]; then SECTIONS+=("${GOALS[@]}"); else SECTIONS+=("$s"); fi
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images "${GOALS[@]}" lazy)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cold bundle minify warm change serve compile images "${GOALS[@]}" lazy delta)
 for s in "${SECTIONS[@]}"; do
   case $s in cold | bundle | minify | warm | change | serve | compile | images) ;;
-  rxjs | three | real | pkgrss | nochange | init | devedit | css | vite | imaging | lazy) ;;
+  rxjs | three | real | pkgrss | nochange | init | devedit | css | vite | imaging | lazy | delta) ;;
   *) echo "bench/run.sh: unknown section $s" >&2; exit 2 ;;
   esac
 done
@@ -1202,6 +1202,13 @@ if want lazy; then
   else
     out "Checks passed: no lazy route's chunk, style sheet or marker string is in either initial load, and every file each index.html names exists." ""
   fi
+fi
+
+if want delta; then
+  log "delta: release pairs from npm"
+  out "### Delta updates: real release pairs from npm (bench/delta)" ""
+  go run ./bench/delta -bakefs "$BAKEFS" -peers "$PEERS/delta" -rounds "$ROUNDS" >>"$RESULTS"
+  out ""
 fi
 
 if [ -s "$WORK/goals.md" ]; then
