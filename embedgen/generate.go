@@ -155,9 +155,6 @@ func prepare(o Options, m *bakefs.Manifest, raw []byte, validated bool) (*Update
 			return nil, &iofs.PathError{Op: "parse", Path: filepath.Join(o.Tree, bakefs.ManifestName), Err: err}
 		}
 	}
-	if err := refuseDeltas(m, o.Tree); err != nil {
-		return nil, err
-	}
 	files, err := treeFiles(m)
 	if err != nil {
 		return nil, err
@@ -322,6 +319,9 @@ func treeFiles(m *bakefs.Manifest) ([]treeFile, error) {
 		files = append(files, treeFile{name: e.Path, size: e.Size, sha256: e.SHA256, integrity: e.Integrity})
 		for _, enc := range e.Encodings {
 			files = append(files, treeFile{name: enc.Path, size: enc.Size, sha256: enc.SHA256})
+		}
+		for _, d := range e.Deltas {
+			files = append(files, treeFile{name: d.Path, size: d.Size, sha256: d.SHA256})
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })

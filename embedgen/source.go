@@ -138,7 +138,7 @@ func source(in sourceInput) ([]byte, error) {
 	p("if err != nil {\npanic(%s + err.Error())\n}\n", msg)
 	p("return f\n}\n\n")
 	if in.form == ManifestTable {
-		writeTableReader(&b, hasModuleGraph(in.m))
+		writeTableReader(&b, hasModuleGraph(in.m), hasReleases(in.m))
 	} else {
 		writeManifest(&b, in.m)
 	}
@@ -186,6 +186,16 @@ func writeManifest(b *bytes.Buffer, m *bakefs.Manifest) {
 		writeList(b, "Imports", e.Imports)
 		writeList(b, "DynamicImports", e.DynamicImports)
 		writeList(b, "CSS", e.CSS)
+		if len(e.Deltas) > 0 {
+			b.WriteString("Deltas: []bakefs.Delta{\n")
+			for _, d := range e.Deltas {
+				fmt.Fprintf(b, "{Dictionary: %s, Path: %s, Size: %d, SHA256: %s},\n", q(d.Dictionary), q(d.Path), d.Size, q(d.SHA256))
+			}
+			b.WriteString("},\n")
+		}
+		if e.Previous != "" {
+			fmt.Fprintf(b, "Previous: %s,\nRelease: %d,\n", q(e.Previous), e.Release)
+		}
 		b.WriteString("},\n")
 	}
 	b.WriteString("},\n}\n")
@@ -217,29 +227,34 @@ var tableReader string
 // readerStart, and the lines from graphStart to graphEnd read the module
 // graph.
 const (
-	readerStart = "//bakefs:generated-code-below\n"
-	graphStart  = "//bakefs:module-graph"
-	graphEnd    = "//bakefs:end-module-graph"
+	readerStart   = "//bakefs:generated-code-below\n"
+	graphStart    = "//bakefs:module-graph"
+	graphEnd      = "//bakefs:end-module-graph"
+	releasesStart = "//bakefs:releases"
+	releasesEnd   = "//bakefs:end-releases"
 )
 
 // writeTableReader writes the embedding of TableFile and the code that
 // turns it back into the manifest (see table.go for the format), with the
-// code that reads the module graph when graph is set.
-func writeTableReader(b *bytes.Buffer, graph bool) {
+// code that reads the module graph when graph is set, and the kept files
+// and deltas when releases is.
+func writeTableReader(b *bytes.Buffer, graph, releases bool) {
 	fmt.Fprintf(b, "// table is the manifest, in the form parseTable reads.\n//\n//go:embed %s\nvar table string\n", strconv.Quote(TableFile))
 	_, code, ok := strings.Cut(tableReader, readerStart)
 	if !ok {
 		panic("embedgen: table_reader.go lost its " + readerStart)
 	}
-	in := false
+	keep := true // outside a section, or in one that is wanted
 	for line := range strings.Lines(code) {
 		switch strings.TrimSpace(line) {
 		case graphStart:
-			in = true
-		case graphEnd:
-			in = false
+			keep = graph
+		case releasesStart:
+			keep = releases
+		case graphEnd, releasesEnd:
+			keep = true
 		default:
-			if graph || !in {
+			if keep {
 				b.WriteString(line)
 			}
 		}

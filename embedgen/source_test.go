@@ -64,20 +64,30 @@ func TestEmbedPatterns(t *testing.T) {
 	}
 }
 
-// TestTableReaderModuleGraph checks what writeTableReader copies: the
-// code that reads the module graph only for a manifest that has one, and
-// no marker line either way.
-func TestTableReaderModuleGraph(t *testing.T) {
+// TestTableReaderSections checks what writeTableReader copies: the code
+// that reads the module graph only for a manifest that has one, that
+// which reads kept files and deltas only for a manifest that has them,
+// and no marker line either way.
+func TestTableReaderSections(t *testing.T) {
 	for _, graph := range []bool{false, true} {
-		var b bytes.Buffer
-		writeTableReader(&b, graph)
-		code := b.String()
-		if strings.Contains(code, graphStart) || strings.Contains(code, graphEnd) || strings.Contains(code, readerStart) {
-			t.Errorf("graph %v: a marker line is left:\n%s", graph, code)
-		}
-		for _, s := range []string{"func (r *row) list(", "e.Imports = r.list(&paths)", "const graphColumns"} {
-			if strings.Contains(code, s) != graph {
-				t.Errorf("graph %v: %q copied: %v", graph, s, !graph)
+		for _, releases := range []bool{false, true} {
+			var b bytes.Buffer
+			writeTableReader(&b, graph, releases)
+			code := b.String()
+			for _, marker := range []string{graphStart, graphEnd, releasesStart, releasesEnd, readerStart} {
+				if strings.Contains(code, marker) {
+					t.Errorf("graph %v, releases %v: marker %s is left:\n%s", graph, releases, marker, code)
+				}
+			}
+			for _, s := range []string{"func (r *row) list(", "e.Imports = r.list(&paths)", "const graphColumns"} {
+				if strings.Contains(code, s) != graph {
+					t.Errorf("graph %v: %q copied: %v", graph, s, !graph)
+				}
+			}
+			for _, s := range []string{"func (r *row) deltas(", "e.Deltas = r.deltas(&deltas)", "const releaseColumns"} {
+				if strings.Contains(code, s) != releases {
+					t.Errorf("releases %v: %q copied: %v", releases, s, !releases)
+				}
 			}
 		}
 	}

@@ -67,6 +67,17 @@ const (
 	encodingColumns = "\t[encoding\tpath\tsize\tsha256]...\n"
 )
 
+// hasReleases reports whether an entry of m is kept from an earlier
+// release or has deltas.
+func hasReleases(m *bakefs.Manifest) bool {
+	for _, e := range m.Files {
+		if e.Previous != "" || len(e.Deltas) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // hasModuleGraph reports whether an entry of m has a module graph
 // (Imports, DynamicImports or CSS).
 func hasModuleGraph(m *bakefs.Manifest) bool {
@@ -83,16 +94,26 @@ func hasModuleGraph(m *bakefs.Manifest) bool {
 // fields path, source, size, type, sha256, hashed, fingerprinted ("1"
 // or empty), integrity, width, height, then, when the manifest has a
 // module graph (and its header graphColumns), the number of imports and
-// each import, the same for dynamic imports and for css, then name, path,
-// size and sha256 of each encoding in order. Numbers are decimal; a
+// each import, the same for dynamic imports and for css, then, when the
+// manifest has kept files or deltas (and its header releaseColumns),
+// previous, release, the number of deltas and dictionary, path, size and
+// sha256 of each, then name, path, size and sha256 of each encoding in
+// order. Numbers are decimal; a
 // string is written as is unless it holds a tab, a line break or invalid
 // UTF-8, or starts with a double quote, in which case it is written as a
 // Go string literal (strconv.Quote).
 func table(m *bakefs.Manifest) []byte {
 	var b bytes.Buffer
-	graph := hasModuleGraph(m)
-	if graph {
-		b.WriteString(entryColumns + graphColumns + encodingColumns)
+	graph, releases := hasModuleGraph(m), hasReleases(m)
+	if graph || releases {
+		b.WriteString(entryColumns)
+		if graph {
+			b.WriteString(graphColumns)
+		}
+		if releases {
+			b.WriteString(releaseColumns)
+		}
+		b.WriteString(encodingColumns)
 	} else {
 		b.WriteString(tableHeader)
 	}
@@ -134,6 +155,24 @@ func table(m *bakefs.Manifest) []byte {
 					tab()
 					text(p)
 				}
+			}
+		}
+		if releases {
+			tab()
+			text(e.Previous)
+			tab()
+			num(int64(e.Release))
+			tab()
+			num(int64(len(e.Deltas)))
+			for _, d := range e.Deltas {
+				tab()
+				text(d.Dictionary)
+				tab()
+				text(d.Path)
+				tab()
+				num(d.Size)
+				tab()
+				text(d.SHA256)
 			}
 		}
 		for _, enc := range e.Encodings {

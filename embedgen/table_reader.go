@@ -4,7 +4,9 @@ package embedgen
 // its declarations after the line readerStart are copied into every
 // generated package of the ManifestTable form; the lines from
 // graphStart to graphEnd only into those whose manifest has a module
-// graph, so that the package of any other manifest is unchanged.
+// graph, and those from releasesStart to releasesEnd only into those
+// whose manifest has deltas or kept files, so that the package of any
+// other manifest is unchanged.
 
 import (
 	iofs "io/fs"
@@ -29,6 +31,13 @@ func parseTable(s string, version int) (*bakefs.Manifest, error) {
 	graph := strings.Contains(header, graphColumns)
 	var paths []string
 	//bakefs:end-module-graph
+	//bakefs:releases
+	// A table whose header has releaseColumns has them on every line, and
+	// the deltas share one array.
+	releaseHeader, _, _ := strings.Cut(s, "\n")
+	releases := strings.Contains(releaseHeader, releaseColumns)
+	var deltas []bakefs.Delta
+	//bakefs:end-releases
 	_, s, _ = strings.Cut(s, "\n")
 	m := &bakefs.Manifest{Version: version, Files: make([]bakefs.Entry, 0, strings.Count(s, "\n"))}
 	// One array of fields, reused for every line, and one of encodings,
@@ -65,6 +74,13 @@ func parseTable(s string, version int) (*bakefs.Manifest, error) {
 			e.CSS = r.list(&paths)
 		}
 		//bakefs:end-module-graph
+		//bakefs:releases
+		if releases {
+			e.Previous = r.text()
+			e.Release = int(r.num())
+			e.Deltas = r.deltas(&deltas)
+		}
+		//bakefs:end-releases
 		start := len(encs)
 		for len(r.f) > 0 && r.err == nil {
 			var enc bakefs.Encoding
@@ -148,3 +164,38 @@ func (r *row) list(paths *[]string) []string {
 const graphColumns = "\tn\t[import]...\tn\t[dynamic import]...\tn\t[css]..."
 
 //bakefs:end-module-graph
+
+//bakefs:releases
+
+// deltas returns the next fields, a count n and n deltas of four fields
+// (dictionary, path, size, sha256), appended to all; nil when n is 0.
+func (r *row) deltas(all *[]bakefs.Delta) []bakefs.Delta {
+	n := r.num()
+	if n < 0 || 4*n > int64(len(r.f)) {
+		if r.err == nil {
+			r.err = iofs.ErrInvalid
+		}
+		return nil
+	}
+	start := len(*all)
+	for range n {
+		var d bakefs.Delta
+		d.Dictionary = r.text()
+		d.Path = r.text()
+		d.Size = r.num()
+		d.SHA256 = r.text()
+		*all = append(*all, d)
+	}
+	if n == 0 {
+		return nil
+	}
+	return (*all)[start:len(*all):len(*all)]
+}
+
+// releaseColumns are the columns of the kept files and deltas
+// (Entry.Previous, Release and Deltas), which a table has after the module
+// graph's (or height) when an entry has any: previous, release, the number
+// of deltas, then dictionary, path, size and sha256 of each.
+const releaseColumns = "\tprevious\trelease\tn\t[dictionary\tpath\tsize\tsha256]..."
+
+//bakefs:end-releases

@@ -40,6 +40,12 @@ func TestTableRoundTrip(t *testing.T) {
 		{"odd strings", &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{odd, {Path: "b", Type: "t"}}}},
 		{"module graph", &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{graph, {Path: "b", Type: "t"},
 			{Path: "c", Type: "t", DynamicImports: []string{"b"}, Encodings: []bakefs.Encoding{{Name: "gzip", Path: "c.gz", SHA256: "s"}}}}}},
+		{"releases", &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{
+			{Path: "a.1234567890.js", Type: "t", Previous: "a\tb.js", Release: 2, Encodings: []bakefs.Encoding{{Name: "br", Path: "x", SHA256: "s"}}},
+			{Path: "b", Type: "t", Deltas: []bakefs.Delta{{Dictionary: "d1", Path: "b.d1.dcz", Size: 50, SHA256: "\"s"}, {Dictionary: "d2", Path: "p", Size: 41, SHA256: "t"}}},
+			{Path: "c", Type: "t"}}}},
+		{"releases and module graph", &bakefs.Manifest{Version: 1, Files: []bakefs.Entry{graph,
+			{Path: "b", Type: "t", Deltas: []bakefs.Delta{{Dictionary: "d1", Path: "b.d1.dcz", Size: 50, SHA256: "s"}}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +96,9 @@ func TestParseTableErrors(t *testing.T) {
 		{"count beyond the line", graph + "a\t\t1\tt\th\t\ti\t0\t0\t0\t0\t2\tb.css\n"},
 		{"negative count", graph + "a\t\t1\tt\th\t\ti\t0\t0\t-1\t0\t0\n"},
 		{"count not a number", graph + "a\t\t1\tt\th\t\ti\t0\t0\tx\t0\t0\n"},
+		{"no release columns", entryColumns + releaseColumns + encodingColumns + "a\t\t1\tt\th\t\ti\t0\t0\n"},
+		{"deltas beyond the line", entryColumns + releaseColumns + encodingColumns + "a\t\t1\tt\th\t\ti\t0\t0\t\t0\t2\td\tp\t41\ts\n"},
+		{"release not a number", entryColumns + releaseColumns + encodingColumns + "a\t\t1\tt\th\t\ti\t0\t0\tp\tx\t0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

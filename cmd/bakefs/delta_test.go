@@ -33,8 +33,7 @@ steps = []
 
 // TestBuildDeltas: a release built with [delta] against the tree of the
 // release before keeps that release's changed files and makes a delta of
-// each; --check agrees; a [package] refuses such a tree rather than
-// embedding half of it.
+// each; --check agrees; a [package] embeds them all.
 func TestBuildDeltas(t *testing.T) {
 	dir := t.TempDir()
 	project := filepath.Join(dir, "bakefs.toml")
@@ -59,11 +58,13 @@ func TestBuildDeltas(t *testing.T) {
 	buildOK(t, "--check", "-f", project)
 
 	writeFile(t, project, deltaTOML+"\n[package]\ndir = \"assets\"\nname = \"assets\"\n\n[delta]\nprevious = \"releases/v1\"\n")
-	code, _, stderr := runCLI(t, "build", "-f", project)
-	if code == 0 || !strings.Contains(stderr, "[delta]") {
-		t.Fatalf("a package of a tree with deltas: exit %d\n%s", code, stderr)
+	buildOK(t, "-f", project)
+	buildOK(t, "--check", "-f", project)
+	embedded, _ := filepath.Glob(filepath.Join(dir, "assets/_data/js/app.*.js*"))
+	if len(embedded) != 3 { // the kept file, its .br and .gz
+		t.Fatalf("the package embeds %q of release 1's app.js, want it and its variants", embedded)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "assets")); !os.IsNotExist(err) {
-		t.Fatalf("a package was written: %v", err)
+	if deltas, _ := filepath.Glob(filepath.Join(dir, "assets/_data/js/app.js.*.dcz")); len(deltas) != 1 {
+		t.Fatalf("the package embeds deltas %q", deltas)
 	}
 }
