@@ -78,22 +78,13 @@ func parseAvailableDictionary(values []string) (sum [sha256Size]byte, ok bool) {
 // weight above zero. A dictionary coding must be named: "*" does not
 // stand for it.
 func acceptsCoding(values []string, coding string) bool {
-	accepted := false
-	for _, v := range values {
-		for len(v) > 0 {
-			var elem string
-			elem, v = cutByte(v, ',')
-			name, weight, ok := parseElement(elem)
-			if !ok || !equalFold(name, coding) {
-				continue
-			}
-			if weight == 0 {
-				return false // q=0 anywhere excludes it
-			}
-			accepted = true
+	weight := noQ
+	eachElement(values, func(name string, w int) {
+		if equalFold(name, coding) {
+			weight = minQ(weight, w) // q=0 anywhere excludes it
 		}
-	}
-	return accepted
+	})
+	return weight > 0
 }
 
 // opaqueRequest reports whether the Fetch metadata of a request say that

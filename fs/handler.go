@@ -125,6 +125,21 @@ var _ http.Handler = (*handler)(nil)
 // "Cache-Control: no-cache", so that the browser revalidates it with its
 // ETag.
 //
+// Files of a tree built with deltas (Compression Dictionary Transport,
+// RFC 9842; see Delta) are served so that a returning visitor downloads
+// only what changed: a hashed name's response of a script, style sheet,
+// JSON, WebAssembly or SVG file carries "Use-As-Dictionary" with a pattern
+// relative to its URL that matches every hashed version of the file
+// (`match="app.*.js", match-dest=("script")`); a request that names in
+// "Available-Dictionary" the SHA-256 of a version the file has a delta
+// against, and "dcz" in Accept-Encoding, gets that delta with
+// "Content-Encoding: dcz" and its own ETag (`"…-dcz"`). A Range request, a
+// no-cors request from another site (Sec-Fetch-Site and Sec-Fetch-Mode),
+// an unknown dictionary or "dcz" not named get the other variants. Every
+// response of a file with deltas carries "Vary: Accept-Encoding,
+// Available-Dictionary". Kept files of earlier releases (Entry.Previous)
+// are served as immutable under their hashed names.
+//
 // Conditional requests follow RFC 9110 section 13.2.2: If-Match (strong
 // comparison) fails with 412; If-None-Match (weak comparison, lists, "*")
 // answers 304 Not Modified with ETag, Cache-Control and Vary; If-Range

@@ -67,43 +67,17 @@ func appendEntry(b []byte, e *Entry) []byte {
 	if e.Height != 0 {
 		b = appendNumber(b, in, "height", int64(e.Height))
 	}
-	if len(e.Encodings) > 0 {
-		b = append(b, in+"\"encodings\": [\n"...)
-		for i, enc := range e.Encodings {
-			if i > 0 {
-				b = append(b, ",\n"...)
-			}
-			const in2 = "          "
-			b = append(b, "        {\n"...)
-			b = appendField(b, in2, "name", enc.Name)
-			b = appendField(b, in2, "path", enc.Path)
-			b = appendNumber(b, in2, "size", enc.Size)
-			b = appendField(b, in2, "sha256", enc.SHA256)
-			b = trimComma(b)
-			b = append(b, "        }"...)
-		}
-		b = append(b, "\n"+in+"],\n"...)
-	}
+	b = appendFiles(b, "encodings", "name", len(e.Encodings), func(i int) (string, string, int64, string) {
+		enc := &e.Encodings[i]
+		return enc.Name, enc.Path, enc.Size, enc.SHA256
+	})
 	b = appendList(b, in, "imports", e.Imports)
 	b = appendList(b, in, "dynamicImports", e.DynamicImports)
 	b = appendList(b, in, "css", e.CSS)
-	if len(e.Deltas) > 0 {
-		b = append(b, in+"\"deltas\": [\n"...)
-		for i, d := range e.Deltas {
-			if i > 0 {
-				b = append(b, ",\n"...)
-			}
-			const in2 = "          "
-			b = append(b, "        {\n"...)
-			b = appendField(b, in2, "dictionary", d.Dictionary)
-			b = appendField(b, in2, "path", d.Path)
-			b = appendNumber(b, in2, "size", d.Size)
-			b = appendField(b, in2, "sha256", d.SHA256)
-			b = trimComma(b)
-			b = append(b, "        }"...)
-		}
-		b = append(b, "\n"+in+"],\n"...)
-	}
+	b = appendFiles(b, "deltas", "dictionary", len(e.Deltas), func(i int) (string, string, int64, string) {
+		d := &e.Deltas[i]
+		return d.Dictionary, d.Path, d.Size, d.SHA256
+	})
 	if e.Previous != "" {
 		b = appendField(b, in, "previous", e.Previous)
 	}
@@ -112,6 +86,33 @@ func appendEntry(b []byte, e *Entry) []byte {
 	}
 	b = trimComma(b)
 	return append(b, "    }"...)
+}
+
+// appendFiles appends the list key of an entry, `"key": [`, n objects of
+// the fields first (named firstKey), path, size and sha256 that file(i)
+// gives, and `],` with a newline (the shape of encodings and deltas);
+// nothing when n is 0 (omitempty).
+func appendFiles(b []byte, key, firstKey string, n int, file func(i int) (first, path string, size int64, sha256 string)) []byte {
+	if n == 0 {
+		return b
+	}
+	const in, in2 = "      ", "          "
+	b = appendKey(b, in, key)
+	b = append(b, "[\n"...)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ",\n"...)
+		}
+		first, path, size, sum := file(i)
+		b = append(b, "        {\n"...)
+		b = appendField(b, in2, firstKey, first)
+		b = appendField(b, in2, "path", path)
+		b = appendNumber(b, in2, "size", size)
+		b = appendField(b, in2, "sha256", sum)
+		b = trimComma(b)
+		b = append(b, "        }"...)
+	}
+	return append(b, "\n"+in+"],\n"...)
 }
 
 // appendField appends `indent"key": "value",` and a newline; the last

@@ -40,24 +40,15 @@ func negotiate(values []string, avail codingSet) coding {
 		q[i] = noQ
 	}
 	star := noQ
-	for _, v := range values {
-		for len(v) > 0 {
-			var elem string
-			elem, v = cutByte(v, ',')
-			name, weight, ok := parseElement(elem)
-			if !ok {
-				continue
-			}
-			if name == "*" {
-				star = minQ(star, weight)
-				continue
-			}
-			c, known := codingToken(name)
-			if known {
-				q[c] = minQ(q[c], weight)
-			}
+	eachElement(values, func(name string, weight int) {
+		if name == "*" {
+			star = minQ(star, weight)
+			return
 		}
-	}
+		if c, known := codingToken(name); known {
+			q[c] = minQ(q[c], weight)
+		}
+	})
 	best, bestQ := codingIdentity, 0
 	for _, c := range [...]coding{codingBr, codingZstd, codingGzip} {
 		if avail&(1<<c) == 0 {
@@ -75,6 +66,20 @@ func negotiate(values []string, avail codingSet) coding {
 		return codingIdentity
 	}
 	return best
+}
+
+// eachElement calls f with the coding name and weight of each well-formed
+// element of the Accept-Encoding values, in order (see parseElement).
+func eachElement(values []string, f func(name string, weight int)) {
+	for _, v := range values {
+		for len(v) > 0 {
+			var elem string
+			elem, v = cutByte(v, ',')
+			if name, weight, ok := parseElement(elem); ok {
+				f(name, weight)
+			}
+		}
+	}
 }
 
 // minQ returns the lower of two weights, where noQ stands for "not named".

@@ -17,7 +17,7 @@ import (
 )
 
 const transformManual = `
-Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--base URL] [--strict] [--no-rewrite] [--remote-cache URL] [inputs]
+Usage: bakefs transform --out DIR [--step STEP]... [--compress LIST] [--hash] [--base URL] [--strict] [--no-rewrite] [--previous DIR [--releases N]] [--remote-cache URL] [inputs]
 
 Transform runs one chain of steps over every input and writes an output tree:
 the exact bytes, their .br/.gz/.zst variants, and bakefs-manifest.json. It is
@@ -38,6 +38,12 @@ to them (see bakefs build); --base is the URL path the tree's root is served
 under, for root-relative references (default /). --no-rewrite leaves every
 reference as it is: a transform whose tree is merged into a larger one later
 should leave the rewrite to the merge, which sees every file.
+
+--previous names the output tree of the release before, as deployed, as
+[delta] does in a project file: its hashed files (and those it kept from
+up to --releases releases back, default 2) stay in the new tree under their
+hashed names, and each hashed script, style sheet, JSON, WebAssembly or SVG
+file gets a dcz delta against its kept versions.
 
 Files that a bundle imports need only be on disk; they are not inputs.
 ` + remoteManual + `--no-cache turns the remote cache off too.
@@ -62,6 +68,8 @@ func runTransform(env *environment, args []string) error {
 	base := fs.String("base", "/", "public URL `path` of the tree's root, for root-relative references")
 	strict := fs.Bool("strict", false, "warnings are errors: a reference to a local file that is not in the tree, a classic script a bundle keeps nothing of")
 	noRewrite := fs.Bool("no-rewrite", false, "leave references between files as they are")
+	previous := fs.String("previous", "", "output tree `dir` of the release before: keep its files, make deltas against them")
+	releases := fs.Int("releases", 2, "with --previous, how many releases back files are kept")
 	var asIs listFlag
 	fs.Var(&asIs, "tree-as-is", "as --tree, references in its files left as they are (repeatable)")
 	remoteFlags := addRemoteFlags(fs)
@@ -106,7 +114,15 @@ func runTransform(env *environment, args []string) error {
 	if err := pipeline.CheckTree(*out); err != nil {
 		return fmt.Errorf("--out: %w", err) // before any work
 	}
-	given := &project.Project{Src: *root, Profile: prof, Base: *base, Strict: *strict, Cache: *cache}
+	given := &project.Project{Src: *root, Profile: prof, Base: *base, Strict: *strict, Cache: *cache, Releases: *releases}
+	if *previous != "" {
+		if *releases < 1 {
+			return usageError("transform: --releases must be 1 or more")
+		}
+		if given.Previous, err = pipeline.LoadRelease(*previous); err != nil {
+			return fmt.Errorf("--previous: %w", err)
+		}
+	}
 	if *noCache {
 		given.Cache = ""
 	}

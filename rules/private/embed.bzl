@@ -36,7 +36,8 @@ def _embed_package_impl(ctx):
     srcs = ctx.attr.srcs
     if (len(srcs) == 1 and BakefsAssetsInfo in srcs[0] and
         not srcs[0][BakefsAssetsInfo].rewrite and
-        not ctx.attr.compress and not ctx.attr.hash and not ctx.files.deps):
+        not ctx.attr.compress and not ctx.attr.hash and not ctx.files.deps and
+        not ctx.files.previous):
         tree = srcs[0][BakefsAssetsInfo].tree
     else:
         tree = ctx.actions.declare_directory(ctx.label.name + "_tree")
@@ -100,6 +101,8 @@ def go_embed_data(
         strict = False,
         profile = "release",
         deps = [],
+        previous = None,
+        releases = 2,
         visibility = None,
         **kwargs):
     """A go_library whose package embeds assets and serves them.
@@ -145,6 +148,13 @@ def go_embed_data(
         error of the merge instead of a warning; `strict` in bakefs.toml.
       profile: "release" (default) or "dev".
       deps: files that steps read but that are not embedded themselves.
+      previous: the output tree of the release before, as deployed (a
+        directory target, or a filegroup of its files): its hashed files
+        stay reachable in the new tree, and the new versions of scripts,
+        style sheets, JSON, WebAssembly and SVG get dcz deltas against
+        them; `[delta] previous` in bakefs.toml.
+      releases: with previous, how many releases back files are kept
+        (default 2).
       visibility: visibility of the go_library; the targets it is made
         from are private to the package.
       **kwargs: tags, testonly and other common attributes, given to every
@@ -165,6 +175,8 @@ def go_embed_data(
         base = base,
         strict = strict,
         profile = profile,
+        previous = previous,
+        releases = releases,
         package = package,
         importpath = importpath,
         visibility = ["//visibility:private"],

@@ -68,7 +68,41 @@ MERGE_ATTRS = {
         default = False,
         doc = "Make a reference to a local file that is not in the tree an error instead of a warning; `strict` in bakefs.toml.",
     ),
+    "previous": attr.label(
+        allow_files = True,
+        doc = """The output tree of the release before, as deployed: a directory
+target (an asset_transform or go_embed_data tree) or the files of one (a
+filegroup whose files include its `bakefs-manifest.json`). Its hashed files,
+and those it kept from up to `releases` releases back, stay in the new tree
+under their hashed names, and each hashed script, style sheet, JSON,
+WebAssembly or SVG file gets a `dcz` delta against its kept versions;
+`[delta] previous` in bakefs.toml.""",
+    ),
+    "releases": attr.int(
+        default = 2,
+        doc = "With `previous`, how many releases back files are kept; `[delta] releases` in bakefs.toml.",
+    ),
 }
+
+def previous_tree(ctx):
+    """Returns the directory of the previous release's tree, or None.
+
+    Args:
+      ctx: the rule context; its attributes include MERGE_ATTRS.
+
+    Returns:
+      The path of the tree's root: the directory given, or the directory of
+      the outermost bakefs-manifest.json among the files given.
+    """
+    files = ctx.files.previous
+    if not files:
+        return None
+    if len(files) == 1 and files[0].is_directory:
+        return files[0].path
+    manifests = [f for f in files if f.basename == MANIFEST]
+    if not manifests:
+        fail("%s: attribute previous: no %s among its files" % (ctx.label, MANIFEST))
+    return sorted([m.dirname for m in manifests], key = len)[0]
 
 def run_transform(ctx, out, steps, merge = False):
     """Registers the action that writes the output tree out.
@@ -86,10 +120,16 @@ def run_transform(ctx, out, steps, merge = False):
     args.add("--out", out.path)
     args.add("--no-cache")
     args.add("--profile", ctx.attr.profile)
+    previous = []
     if merge:
         args.add("--base", ctx.attr.base)
         if ctx.attr.strict:
             args.add("--strict")
+        tree = previous_tree(ctx)
+        if tree:
+            args.add("--previous", tree)
+            args.add("--releases", str(ctx.attr.releases))
+            previous = ctx.files.previous
     else:
         args.add("--no-rewrite")
     for step in steps:
@@ -101,7 +141,7 @@ def run_transform(ctx, out, steps, merge = False):
     ctx.actions.run(
         executable = ctx.executable._bakefs,
         arguments = [args],
-        inputs = depset(inputs, transitive = [depset(ctx.files.deps)]),
+        inputs = depset(inputs, transitive = [depset(ctx.files.deps), depset(previous)]),
         outputs = [out],
         mnemonic = "BakefsTransform",
         progress_message = "Transforming assets of %s (%s)" % (ctx.label, _describe_steps(steps)),

@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"context"
 	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
@@ -20,7 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	bakefs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/project"
 )
 
 // deltaProject builds web/ with hashed names and brotli variants, and with
@@ -70,22 +68,7 @@ func writeDeltaRelease(t *testing.T, dir string, n int) {
 // tree, whose files are read from the tree's directory when served.
 func buildDeltaRelease(t *testing.T, dir string) *bakefs.FS {
 	t.Helper()
-	p, err := project.Load(filepath.Join(dir, "bakefs.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := p.Jobs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Pipeline().Run(context.Background(), jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := res.WriteTree(p.Out); err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := bakefs.Load(os.DirFS(p.Out))
+	fsys, err := bakefs.Load(os.DirFS(buildProject(t, dir)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,6 +76,13 @@ func buildTestApp(t *testing.T, name, dir string) string {
 	if err := copyExample(filepath.Join("..", name), dir); err != nil {
 		t.Fatal(err)
 	}
+	return buildProject(t, dir)
+}
+
+// buildProject builds the project file dir/bakefs.toml and returns the
+// directory of its output tree.
+func buildProject(t *testing.T, dir string) string {
+	t.Helper()
 	p, err := project.Load(filepath.Join(dir, "bakefs.toml"))
 	if err != nil {
 		t.Fatal(err)
