@@ -12,7 +12,6 @@ import (
 	"time"
 
 	bakefs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/transform"
 	"github.com/bakefs/bakefs/transform/compress"
 )
 
@@ -25,7 +24,7 @@ import (
 // They are cached by the two files' bytes alone, so that a build with the
 // same previous release makes none again, and one whose previous release
 // is the next one makes only those of the files that changed. The dev
-// profile makes none.
+// profile makes none (see Pipeline.Previous).
 
 // A deltaOutput is the delta of an output against a kept file.
 type deltaOutput struct {
@@ -41,7 +40,7 @@ const deltaFormat = "dcz 1"
 
 // makeDeltas gives the outputs their deltas against kept, in parallel.
 func (p *Pipeline) makeDeltas(ctx context.Context, outs []*output, kept []*keptFile) error {
-	if p.profile() == transform.Dev || len(kept) == 0 {
+	if len(kept) == 0 {
 		return nil
 	}
 	versions := make(map[string][]*keptFile) // logical path -> its kept files

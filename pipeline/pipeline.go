@@ -62,7 +62,9 @@ type Pipeline struct {
 	// files, and the files it kept from the Releases-1 releases before
 	// it, stay in the new tree under their hashed names (kept files, see
 	// bakefs.Entry.Previous), and each hashed output of a dictionary type
-	// gets a delta against its kept versions (see makeDeltas).
+	// gets a delta against its kept versions (see makeDeltas). The dev
+	// profile ignores it: a dev tree is served by the build's own server,
+	// to one browser, and has neither.
 	Previous *Release
 	// Releases is how many releases back files are kept; 0 means 1.
 	Releases int
@@ -232,7 +234,7 @@ func (p *Pipeline) assemble(ctx context.Context, results []jobResult) (*Result, 
 	if err := p.finish(ctx, res.outputs); err != nil {
 		return nil, err
 	}
-	if p.Previous != nil {
+	if p.Previous != nil && p.profile() != transform.Dev {
 		res.kept = keptFiles(p.Previous, max(1, p.Releases), namesOf(res.outputs))
 		if err := p.makeDeltas(ctx, res.outputs, res.kept); err != nil {
 			return nil, err

@@ -88,10 +88,9 @@ func TestEncodeDCZDecodesWithZstdCLI(t *testing.T) {
 		t.Skip("zstd not installed")
 	}
 	old, cur := releasePair()
-	wpt := []byte("This is a test dictionary.\n")
 	for name, c := range map[string]struct{ data, dict []byte }{
 		"release":          {cur, old},
-		"wpt":              {[]byte("This is compressed test data using a test dictionary"), wpt},
+		"wpt":              {wptData, wptDictionary},
 		"empty":            {nil, old},
 		"unrelated":        {[]byte(strings.Repeat("unrelated bytes ", 500)), old},
 		"large dictionary": {cur, append(bytes.Repeat([]byte{'-'}, MaxDictionary-len(old)), old...)},
@@ -116,15 +115,42 @@ func TestEncodeDCZDecodesWithZstdCLI(t *testing.T) {
 	}
 }
 
-func TestEncodeDCZWPTDictionaryHash(t *testing.T) {
-	// The web-platform-tests (fetch/compression-dictionary) name their
-	// dictionary by this hash.
-	out, err := EncodeDCZ(context.Background(), []byte("x"), []byte("This is a test dictionary.\n"))
+// The test vector of the web-platform-tests
+// (fetch/compression-dictionary/resources/compressed-data.py): the dcz
+// stream of "This is compressed test data using a test dictionary" against
+// the dictionary "This is a test dictionary.\n", made there with the zstd
+// CLI.
+var (
+	wptDictionary = []byte("This is a test dictionary.\n")
+	wptData       = []byte("This is compressed test data using a test dictionary")
+	wptDCZ        = []byte("\x5e\x2a\x4d\x18\x20\x00\x00\x00\x53\x96\x9b\xcf\x5e\x96\x0e\x0e\xdb\xf0\xa4\xbd\xde\x6b\x0b\x3e\x93\x81\xe1\x56\xde\x7f\x5b\x91\xce\x83\x91\x62\x42\x70\xf4\x16" +
+		"\x28\xb5\x2f\xfd\x24\x34\xf5\x00\x00\x98\x63\x6f\x6d\x70\x72\x65\x73\x73\x65\x64\x61\x74\x61\x20\x75\x73\x69\x6e\x67\x03\x00\x59\xf9\x73\x54\x46\x27\x26\x10\x9e\x99\xf2\xbc")
+)
+
+// TestEncodeDCZWPTVector: the published vector's header is the one
+// EncodeDCZ writes for its dictionary (whose hash the tests publish too),
+// and its frame and EncodeDCZ's both decode, against the dictionary, to
+// the published data.
+func TestEncodeDCZWPTVector(t *testing.T) {
+	out, err := EncodeDCZ(context.Background(), wptData, wptDictionary)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.Equal(out[:DCZHeaderSize], wptDCZ[:DCZHeaderSize]) {
+		t.Fatalf("header %x, the vector's %x", out[:DCZHeaderSize], wptDCZ[:DCZHeaderSize])
+	}
 	if got := ":" + base64.StdEncoding.EncodeToString(out[8:DCZHeaderSize]) + ":"; got != ":U5abz16WDg7b8KS93msLPpOB4Vbef1uRzoORYkJw9BY=:" {
 		t.Fatalf("dictionary hash %s", got)
+	}
+	d, err := zstd.NewReader(nil, zstd.WithDecoderDictRaw(0, wptDictionary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for name, stream := range map[string][]byte{"published": wptDCZ, "ours": out} {
+		if got, err := d.DecodeAll(stream[DCZHeaderSize:], nil); err != nil || !bytes.Equal(got, wptData) {
+			t.Errorf("%s stream decodes to %q, %v", name, got, err)
+		}
 	}
 }
 
