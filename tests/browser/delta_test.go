@@ -181,6 +181,12 @@ func TestDeltaUpdate(t *testing.T) {
 	}
 	waitFor(t, ctx, "the loads to finish", `performance.getEntriesByType("resource").length >= 2`)
 	time.Sleep(200 * time.Millisecond) // the last loadingFinished events
+	// The second visit's request log, for whoever reads the test's output.
+	for _, x := range rec.exchanges() {
+		t.Logf("second visit: GET %s -> %d, Content-Encoding %q, %v bytes on the wire; request Accept-Encoding %q, Available-Dictionary %q",
+			strings.TrimPrefix(x.URL, origin), x.Status, x.Headers["content-encoding"], x.EncodedLength,
+			x.RequestHeaders["accept-encoding"], x.RequestHeaders["available-dictionary"])
+	}
 	for _, file := range []string{"js/app.js", "css/site.css"} {
 		e, ok := release2.Entry(file)
 		if !ok || len(e.Deltas) != 1 {
