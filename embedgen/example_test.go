@@ -58,6 +58,7 @@ func ExampleGenerate() {
 	// bakefs-generated.txt
 	// bakefs-manifest.tsv
 	// bakefs_embed.go
+	// bakefs_embed_test.go
 }
 
 // writeExampleTree writes files and their manifest, with fingerprinted

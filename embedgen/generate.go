@@ -58,6 +58,7 @@ type Options struct {
 // //go:embed into the directory opts.Dir:
 //
 //	Dir/bakefs_embed.go       the Go file (GoFile)
+//	Dir/bakefs_embed_test.go  its test, which checks the embedded files (TestFile)
 //	Dir/bakefs-manifest.tsv   the manifest, in the ManifestTable form (TableFile)
 //	Dir/bakefs-generated.txt  the list of files written (MarkerFile)
 //	Dir/_data/<path>          each logical file and variant of the tree
@@ -66,7 +67,8 @@ type Options struct {
 // embeds the data with //go:embed patterns (the directory, and each name
 // with an element starting with "." or "_" by its own pattern), and declares:
 //
-//	var FS *bakefs.FS                  // the runtime file system, built at init
+//	var FS *bakefs.FS                  // the runtime file system, built on first use
+//	func Verify() error                // checks every embedded file against the manifest
 //	func Handler(opts ...bakefs.HandlerOption) http.Handler
 //	func Path(name string) string      // hashed name, "js/app.3f2a1b9c0d.js"
 //	func Integrity(name string) string // Subresource Integrity value
@@ -341,6 +343,7 @@ func treeFiles(m *bakefs.Manifest) ([]treeFile, error) {
 // opposed to the data files it copies from the tree.
 type generatedFiles struct {
 	marker, goFile, table []byte // table is nil in the ManifestGo form
+	test                  []byte // TestFile
 }
 
 // generated makes the generated files of the package in memory.
@@ -352,7 +355,8 @@ func generated(o Options, m *bakefs.Manifest, files []treeFile) (generatedFiles,
 		names = append(names, dataDir+"/"+f.name)
 		embedded = append(embedded, f.name)
 	}
-	names = append(names, GoFile)
+	names = append(names, GoFile, TestFile)
+	g.test = testSource(o.Package)
 	if o.Manifest == ManifestTable {
 		names = append(names, TableFile)
 		g.table = table(m)
@@ -392,6 +396,9 @@ func writePackage(tmp string, o Options, gen generatedFiles, files []treeFile) e
 		if err := os.WriteFile(filepath.Join(tmp, TableFile), gen.table, 0o644); err != nil {
 			return err
 		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, TestFile), gen.test, 0o644); err != nil {
+		return err
 	}
 	return os.WriteFile(filepath.Join(tmp, GoFile), gen.goFile, 0o644)
 }

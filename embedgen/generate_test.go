@@ -135,7 +135,7 @@ func TestLayout(t *testing.T) {
 			want[dataDir+"/"+n] = b
 		}
 	}
-	for _, n := range []string{GoFile, TableFile, MarkerFile} {
+	for _, n := range []string{GoFile, TestFile, TableFile, MarkerFile} {
 		want[n] = got[n]
 	}
 	sameFiles(t, got, want)
@@ -167,7 +167,7 @@ func TestRegenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := slices.Sorted(maps.Keys(snapshot(t, dir)))
-	want := []string{"_data/css/site.css", MarkerFile, GoFile}
+	want := []string{"_data/css/site.css", MarkerFile, GoFile, TestFile}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("after regenerating: %q, want %q", got, want)

@@ -11,7 +11,7 @@ import (
 
 // generatorVersion changes whenever Generate writes different bytes for the
 // same inputs, so that packages written by an older generator are redone.
-const generatorVersion = "2"
+const generatorVersion = "3"
 
 // stampPrefix starts the marker line that records the inputs' stamp, and
 // generatedPrefix the one that records the generated files' SHA-256.
@@ -80,7 +80,7 @@ func upToDate(dir string, gen generatedFiles, files []treeFile, present map[stri
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		return err == nil && bytes.Equal(got, want)
 	}
-	if !same(MarkerFile, gen.marker) || !same(GoFile, gen.goFile) {
+	if !same(MarkerFile, gen.marker) || !same(GoFile, gen.goFile) || !same(TestFile, gen.test) {
 		return false
 	}
 	if gen.table != nil && !same(TableFile, gen.table) {

@@ -30,9 +30,9 @@ import (
 // wrapper type: it returns an FS with hooks, which keeps every method and
 // interface.
 type FS struct {
-	t   *tree
-	dir string // full path of the root of this FS in the tree; "" at the top
-	h   *layer // the hooks of With, outermost first; nil when none
+	src *source // the tree, built on first use for NewLazy
+	dir string  // full path of the root of this FS in the tree; "" at the top
+	h   *layer  // the hooks of With, outermost first; nil when none
 }
 
 var (
@@ -59,7 +59,7 @@ func New(data iofs.FS, m *Manifest) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FS{t: t}, nil
+	return &FS{src: builtSource(t)}, nil
 }
 
 // NewVerified is New for a tree whose files were checked against m when
@@ -73,7 +73,7 @@ func NewVerified(data iofs.FS, m *Manifest) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FS{t: t}, nil
+	return &FS{src: builtSource(t)}, nil
 }
 
 // Load reads the manifest of data (the file ManifestName at its root) and
@@ -125,7 +125,7 @@ func (f *FS) lookup(op, name string) (*node, *dir, error) {
 		return nil, nil, &iofs.PathError{Op: op, Path: name, Err: iofs.ErrInvalid}
 	}
 	full := f.full(name)
-	if n, ok := f.t.names[full]; ok {
+	if n, ok := f.tree().names[full]; ok {
 		if f.h != nil {
 			if err := f.visible(n.entry.Path); err != nil {
 				return nil, nil, &iofs.PathError{Op: op, Path: name, Err: err}
@@ -133,7 +133,7 @@ func (f *FS) lookup(op, name string) (*node, *dir, error) {
 		}
 		return n, nil, nil
 	}
-	if d, ok := f.t.dirs[full]; ok {
+	if d, ok := f.tree().dirs[full]; ok {
 		if f.h != nil {
 			if err := f.visible(full); err != nil {
 				return nil, nil, &iofs.PathError{Op: op, Path: name, Err: err}
@@ -164,7 +164,7 @@ func (f *FS) open(name string) (iofs.File, error) {
 		entries, _ := f.children(d)
 		return &dirFile{entries: entries, name: name, info: &d.info}, nil
 	}
-	ra, closer, err := n.variants[0].open(f.t.data)
+	ra, closer, err := n.variants[0].open(f.tree().data)
 	if err != nil {
 		return nil, &iofs.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -210,7 +210,7 @@ func (f *FS) readFile(name string) ([]byte, error) {
 	if d != nil {
 		return nil, &iofs.PathError{Op: "read", Path: name, Err: ErrIsDir}
 	}
-	ra, closer, err := n.variants[0].open(f.t.data)
+	ra, closer, err := n.variants[0].open(f.tree().data)
 	if err != nil {
 		return nil, &iofs.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -277,7 +277,7 @@ func (f *FS) Path(name string) string {
 	if !iofs.ValidPath(name) {
 		return name
 	}
-	n, ok := f.t.names[f.full(name)]
+	n, ok := f.tree().names[f.full(name)]
 	if !ok || n.entry.Hashed == "" || f.h != nil && f.visible(n.entry.Path) != nil {
 		return name
 	}
@@ -314,7 +314,7 @@ func (f *FS) entry(name string) (*Entry, bool) {
 	if !iofs.ValidPath(name) {
 		return nil, false
 	}
-	n, ok := f.t.names[f.full(name)]
+	n, ok := f.tree().names[f.full(name)]
 	if !ok || f.h != nil && f.visible(n.entry.Path) != nil {
 		return nil, false
 	}

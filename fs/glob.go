@@ -149,7 +149,7 @@ func (f *FS) globAll(segs []string, base string) []string {
 	if d == nil {
 		return matches
 	}
-	for _, full := range f.t.walk[d.lo:d.hi] {
+	for _, full := range f.tree().walk[d.lo:d.hi] {
 		name, _ := f.rel(full)
 		buf = appendSplit(buf[:0], name)
 		if matchSegments(segs, buf) && (f.h == nil || f.visible(full) == nil) {

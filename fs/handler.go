@@ -178,14 +178,14 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 		}
 		o(&c)
 	}
-	h := &handler{f: f, data: f.t.data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
-	for full, n := range f.t.names {
+	h := &handler{f: f, data: f.tree().data, prefix: c.prefix, notFound: c.notFound, routes: make(map[string]route)}
+	for full, n := range f.tree().names {
 		if rel, ok := f.rel(full); ok {
 			h.routes[rel] = newRoute(n, full)
 		}
 	}
 	if c.index != "" {
-		for full := range f.t.dirs {
+		for full := range f.tree().dirs {
 			rel, ok := f.rel(full)
 			if !ok {
 				continue
@@ -194,7 +194,7 @@ func (f *FS) Handler(opts ...HandlerOption) http.Handler {
 			if full != "." {
 				index = full + "/" + c.index
 			}
-			n, ok := f.t.names[index]
+			n, ok := f.tree().names[index]
 			if !ok || n.entry.Path != index {
 				continue
 			}

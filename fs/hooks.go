@@ -94,7 +94,7 @@ func (f *FS) With(h Hooks) *FS {
 	if h.Allow == nil && h.Observe == nil {
 		return f
 	}
-	return &FS{t: f.t, dir: f.dir, h: &layer{hooks: h, base: f.dir, next: f.h}}
+	return &FS{src: f.src, dir: f.dir, h: &layer{hooks: h, base: f.dir, next: f.h}}
 }
 
 // rel returns the tree path full, which lies in l's base, relative to it.

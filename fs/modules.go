@@ -91,7 +91,7 @@ func (f *FS) jsEntry(op, name string) (*Entry, error) {
 // dep returns the entry of p, a path of the module graph, when f shows it:
 // inside f and allowed by its hooks.
 func (f *FS) dep(p string) (*Entry, bool) {
-	n, ok := f.t.names[p]
+	n, ok := f.tree().names[p]
 	if _, in := f.rel(p); !ok || !in || f.h != nil && f.visible(p) != nil {
 		return nil, false
 	}

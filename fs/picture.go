@@ -38,7 +38,7 @@ func (f *FS) images(name string) (s imageSet, ok bool) {
 		return s, false
 	}
 	s.byType = make(map[string][]*node)
-	for _, n := range f.t.images[f.full(name)] {
+	for _, n := range f.tree().images[f.full(name)] {
 		if _, in := f.rel(n.entry.Path); !in || f.h != nil && f.visible(n.entry.Path) != nil {
 			continue
 		}

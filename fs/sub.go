@@ -31,5 +31,5 @@ func (f *FS) sub(dir string) (*FS, error) {
 	if dir == "." {
 		return f, nil
 	}
-	return &FS{t: f.t, dir: f.full(dir), h: f.h}, nil
+	return &FS{src: f.src, dir: f.full(dir), h: f.h}, nil
 }

@@ -304,20 +304,29 @@ func (a *nodeArena) encodings(n int) []Encoding {
 // header values from headers, and with check checks the file in data.
 func (v *variant) init(data iofs.FS, name string, size int64, coding string, check bool, headers *headerArena) error {
 	if check {
-		fi, err := iofs.Stat(data, name)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrTree, name, err)
-		}
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%w: %s: not a regular file", ErrTree, name)
-		}
-		if fi.Size() != size {
-			return fmt.Errorf("%w: %s: size %d, manifest says %d", ErrTree, name, fi.Size(), size)
+		if err := checkFile(data, name, size); err != nil {
+			return err
 		}
 	}
 	v.path, v.size = name, size
 	v.etag, v.length = headers.take(), headers.take()
 	v.encoding = coding
+	return nil
+}
+
+// checkFile reports, as an error wrapping ErrTree that names the file,
+// that data has no regular file name of the given size.
+func checkFile(data iofs.FS, name string, size int64) error {
+	fi, err := iofs.Stat(data, name)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrTree, name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s: not a regular file", ErrTree, name)
+	}
+	if fi.Size() != size {
+		return fmt.Errorf("%w: %s: size %d, manifest says %d", ErrTree, name, fi.Size(), size)
+	}
 	return nil
 }
 

@@ -1,13 +1,15 @@
 """go_embed_data: a go_library that embeds bakefs assets with //go:embed."""
 
-load("@io_bazel_rules_go//go:def.bzl", "go_library")
+load("@io_bazel_rules_go//go:def.bzl", "go_library", "go_test")
 load(":providers.bzl", "BakefsAssetsInfo")
 load(":transform.bzl", "MERGE_ATTRS", "TRANSFORM_ATTRS", "run_transform")
 
 # What `bakefs embed --out DIR` writes (see embedgen.Generate): the Go file,
-# the manifest as a table, and below _data every file and variant of the
-# tree. (It also writes bakefs-generated.txt, which the build does not use.)
+# its test, the manifest as a table, and below _data every file and variant
+# of the tree. (It also writes bakefs-generated.txt, which the build does
+# not use.)
 _GO_FILE = "bakefs_embed.go"
+_TEST_FILE = "bakefs_embed_test.go"
 _TABLE_FILE = "bakefs-manifest.tsv"
 _DATA_DIR = "_data"
 
@@ -44,6 +46,7 @@ def _embed_package_impl(ctx):
         run_transform(ctx, tree, [], merge = True)
 
     go_file = ctx.actions.declare_file(ctx.label.name + "/" + _GO_FILE)
+    test_file = ctx.actions.declare_file(ctx.label.name + "/" + _TEST_FILE)
     table = ctx.actions.declare_file(ctx.label.name + "/" + _TABLE_FILE)
     data = ctx.actions.declare_directory(ctx.label.name + "/" + _DATA_DIR)
 
@@ -62,13 +65,13 @@ def _embed_package_impl(ctx):
         executable = ctx.executable._bakefs,
         arguments = [args],
         inputs = [tree],
-        outputs = [go_file, table, data],
+        outputs = [go_file, test_file, table, data],
         mnemonic = "BakefsEmbed",
         progress_message = "Generating Go package %s" % ctx.label,
     )
     return [
         DefaultInfo(files = depset([go_file])),
-        OutputGroupInfo(embedsrcs = depset([table, data]), tree = depset([tree])),
+        OutputGroupInfo(embedsrcs = depset([table, data]), test = depset([test_file]), tree = depset([tree])),
     ]
 
 _EMBED_ATTRS = dict(TRANSFORM_ATTRS)
@@ -122,10 +125,14 @@ def go_embed_data(
     The generated package declares:
 
         var FS *bakefs.FS  // an io/fs.FS with build-time hashes and hashed names
+        func Verify() error  // checks every embedded file against the manifest
         func Handler(opts ...bakefs.HandlerOption) http.Handler
         func Path(name string) string
         func Integrity(name string) string
         func FuncMap(prefix string) template.FuncMap
+
+    With the library, the macro makes `name + "_test"`, a go_test of the
+    package's generated test, which calls Verify.
 
     Args:
       name: name of the go_library target.
@@ -196,5 +203,19 @@ def go_embed_data(
         importpath = importpath,
         deps = [Label("//fs")],
         visibility = visibility,
+        **kwargs
+    )
+    native.filegroup(
+        name = gen + "_test_src",
+        srcs = [":" + gen],
+        output_group = "test",
+        visibility = ["//visibility:private"],
+        **kwargs
+    )
+    go_test(
+        name = name + "_test",
+        srcs = [":" + gen + "_test_src"],
+        embed = [":" + name],
+        visibility = ["//visibility:private"],
         **kwargs
     )

@@ -29,9 +29,15 @@ var data embed.FS
 
 // FS is the embedded file system: every file of the manifest at its
 // logical path, with its build-time hash, hashed name and precompressed
-// variants. It is built once, when the package is initialised, and is
-// safe for concurrent use.
-var FS = mustNew()
+// variants. Its manifest is read and its indexes built once, when it is
+// first used (see bakefs.NewLazy), so that the program starts without
+// paying for them; it is safe for concurrent use.
+var FS = bakefs.NewLazy(dataTree(), loadManifest)
+
+// Verify checks that the manifest reads and that every file and variant
+// it lists is embedded with its size, and returns the first problem; the
+// package's own test calls it. See bakefs.FS.Verify.
+func Verify() error { return FS.Verify() }
 
 // Handler returns an http.Handler that serves FS, choosing a
 // precompressed variant by Accept-Encoding; see bakefs.FS.Handler.
@@ -51,21 +57,17 @@ func Integrity(name string) string { return FS.Integrity(name) }
 // bakefs.FS.FuncMap.
 func FuncMap(prefix string) template.FuncMap { return FS.FuncMap(prefix) }
 
-func mustNew() *bakefs.FS {
+// dataTree returns the tree the manifest describes: data under _data/.
+func dataTree() iofs.FS {
 	sub, err := iofs.Sub(data, "_data")
 	if err != nil {
 		panic("assets: embedded assets do not match their manifest: " + err.Error())
 	}
-	m, err := parseTable(table, 1)
-	if err != nil {
-		panic("assets: embedded assets do not match their manifest: " + err.Error())
-	}
-	f, err := bakefs.NewVerified(sub, m)
-	if err != nil {
-		panic("assets: embedded assets do not match their manifest: " + err.Error())
-	}
-	return f
+	return sub
 }
+
+// loadManifest returns the manifest, which FS reads on first use.
+func loadManifest() (*bakefs.Manifest, error) { return parseTable(table, 1) }
 
 // table is the manifest, in the form parseTable reads.
 //
