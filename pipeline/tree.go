@@ -11,7 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrNotTree reports an output directory that holds files but no bakefs
@@ -247,30 +249,50 @@ func readTree(dir string) (*tree, error) {
 }
 
 // treeComplete reports whether dir has every file of m with its size,
-// under its second names too.
+// under its second names too. A check is one stat per file, most of a
+// no-change build's time, so the entries are shared among as many
+// goroutines as there are processors; the first file found missing stops
+// them all.
 func treeComplete(dir string, m *bakefs.Manifest) bool {
+	workers := max(1, min(len(m.Files), runtime.GOMAXPROCS(0)))
+	var missing atomic.Bool
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(m.Files) && !missing.Load(); i += workers {
+				if !entryComplete(dir, &m.Files[i]) {
+					missing.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return !missing.Load()
+}
+
+// entryComplete reports whether dir has the files of e (its variants,
+// deltas and second names) with their sizes.
+func entryComplete(dir string, e *bakefs.Entry) bool {
 	ok := func(name string, size int64) bool {
 		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 		return err == nil && fi.Mode().IsRegular() && fi.Size() == size
 	}
-	for i, e := range m.Files {
-		if !ok(e.Path, e.Size) {
+	if !ok(e.Path, e.Size) {
+		return false
+	}
+	for _, enc := range e.Encodings {
+		if !ok(enc.Path, enc.Size) {
 			return false
 		}
-		for _, enc := range e.Encodings {
-			if !ok(enc.Path, enc.Size) {
-				return false
-			}
+	}
+	for _, d := range e.Deltas {
+		if !ok(d.Path, d.Size) {
+			return false
 		}
-		for _, d := range e.Deltas {
-			if !ok(d.Path, d.Size) {
-				return false
-			}
-		}
-		for _, n := range staticNames(&m.Files[i]) {
-			if !ok(n.name, n.size) {
-				return false
-			}
+	}
+	for _, n := range staticNames(e) {
+		if !ok(n.name, n.size) {
+			return false
 		}
 	}
 	return true
