@@ -59,6 +59,20 @@ func TestTreeStaticNames(t *testing.T) {
 	if _, err := os.Stat(hashed); err != nil {
 		t.Fatalf("the hashed name is still missing: %v", err)
 	}
+	// A second name that is no longer a regular file is not in the tree
+	// either (the check lists directories for them instead of a stat).
+	if err := os.Remove(hashed); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(out, filepath.FromSlash(e.Path)), hashed); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := res.WriteTree(out); err != nil || !changed {
+		t.Fatalf("write after a hashed name became a symbolic link: changed %v, %v; want the tree made anew", changed, err)
+	}
+	if fi, err := os.Lstat(hashed); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the hashed name is not a regular file again: %v, %v", fi, err)
+	}
 	if err := CheckTree(out); err != nil {
 		t.Fatal(err)
 	}
