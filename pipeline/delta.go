@@ -12,7 +12,7 @@ import (
 	"time"
 
 	bakefs "github.com/bakefs/bakefs/fs"
-	"github.com/bakefs/bakefs/transform/compress"
+	"github.com/bakefs/bakefs/transform"
 )
 
 // Deltas (Compression Dictionary Transport, RFC 9842) are made after the
@@ -20,7 +20,9 @@ import (
 // of a dictionary type (bakefs.DictionaryType) and each kept file of an
 // earlier release that was the same logical file, a dcz variant against
 // the kept file's bytes, kept when it saves the usual margin
-// (compress.WorthKeeping) over the output's smallest ordinary variant.
+// (transform.WorthKeeping) over the output's smallest ordinary variant.
+// The encoder is the one a step family registered (transform/compress),
+// so that the engine links no compression library.
 // They are cached by the two files' bytes alone, so that a build with the
 // same previous release makes none again, and one whose previous release
 // is the next one makes only those of the files that changed. The dev
@@ -34,9 +36,8 @@ type deltaOutput struct {
 	key        string // the cache entry that holds blob
 }
 
-// deltaFormat is part of every delta's cache key; change it when the
-// bytes EncodeDCZ writes for the same files change.
-const deltaFormat = "dcz 1"
+// deltaCoding is the content coding of the deltas.
+const deltaCoding = "dcz"
 
 // makeDeltas gives the outputs their deltas against kept, in parallel.
 func (p *Pipeline) makeDeltas(ctx context.Context, outs []*output, kept []*keptFile) error {
@@ -60,6 +61,13 @@ func (p *Pipeline) makeDeltas(ctx context.Context, outs []*output, kept []*keptF
 			todo = append(todo, work{o, k})
 		}
 	}
+	if len(todo) == 0 {
+		return nil
+	}
+	enc, ok := transform.LookupDeltaEncoder(deltaCoding)
+	if !ok {
+		return fmt.Errorf("pipeline: no %s delta encoder is linked into this program; import github.com/bakefs/bakefs/transform/compress", deltaCoding)
+	}
 	made := make([]*deltaOutput, len(todo))
 	errs := make([]error, len(todo))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -69,7 +77,7 @@ func (p *Pipeline) makeDeltas(ctx context.Context, outs []*output, kept []*keptF
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			made[i], errs[i] = p.delta(ctx, w.o, w.k)
+			made[i], errs[i] = p.delta(ctx, enc, w.o, w.k)
 		}()
 	}
 	wg.Wait()
@@ -91,10 +99,10 @@ func (p *Pipeline) makeDeltas(ctx context.Context, outs []*output, kept []*keptF
 	return nil
 }
 
-// delta returns the delta of o against k, or nil when it does not pay for
-// itself or k is too large to be a dictionary.
-func (p *Pipeline) delta(ctx context.Context, o *output, k *keptFile) (*deltaOutput, error) {
-	if k.entry.Size > compress.MaxDictionary {
+// delta returns the delta of o against k made by enc, or nil when it does
+// not pay for itself or k is too large to be a dictionary.
+func (p *Pipeline) delta(ctx context.Context, enc transform.DeltaEncoder, o *output, k *keptFile) (*deltaOutput, error) {
+	if k.entry.Size > int64(enc.MaxDictionary) {
 		return nil, nil
 	}
 	var key string
@@ -103,7 +111,7 @@ func (p *Pipeline) delta(ctx context.Context, o *output, k *keptFile) (*deltaOut
 		if err != nil {
 			return nil, err
 		}
-		key = deltaKey(tool, o.blob.SHA256, k.entry.SHA256)
+		key = deltaKey(tool, enc, o.blob.SHA256, k.entry.SHA256)
 		if e, _, ok := p.lookup(ctx, key); ok && len(e.Outputs) <= 1 {
 			if len(e.Outputs) == 0 {
 				return nil, nil // made before, and not worth keeping
@@ -120,7 +128,7 @@ func (p *Pipeline) delta(ctx context.Context, o *output, k *keptFile) (*deltaOut
 	if err != nil {
 		return nil, err
 	}
-	enc, err := compress.EncodeDCZ(ctx, data, dict)
+	delta, err := enc.Encode(ctx, data, dict)
 	if err != nil {
 		return nil, fmt.Errorf("%s: delta against %s: %w", o.Path, k.entry.Path, err)
 	}
@@ -130,9 +138,9 @@ func (p *Pipeline) delta(ctx context.Context, o *output, k *keptFile) (*deltaOut
 	}
 	var d *deltaOutput
 	var stored []*output
-	if compress.WorthKeeping(int(best), len(enc)) {
-		d = &deltaOutput{dictionary: k.entry.SHA256, blob: newBlobRef(enc, false), data: enc}
-		stored = []*output{{Path: bakefs.DeltaPath(o.Path, k.entry.SHA256), Type: "application/octet-stream", blob: d.blob, data: enc}}
+	if transform.WorthKeeping(int(best), len(delta)) {
+		d = &deltaOutput{dictionary: k.entry.SHA256, blob: newBlobRef(delta, false), data: delta}
+		stored = []*output{{Path: bakefs.DeltaPath(o.Path, k.entry.SHA256), Type: "application/octet-stream", blob: d.blob, data: delta}}
 	}
 	if p.Cache == nil {
 		return d, nil
@@ -147,10 +155,10 @@ func (p *Pipeline) delta(ctx context.Context, o *output, k *keptFile) (*deltaOut
 	return d, nil
 }
 
-// deltaKey is the cache key of the delta of the bytes whose SHA-256 is
+// deltaKey is the cache key of enc's delta of the bytes whose SHA-256 is
 // sum against the dictionary whose SHA-256 is dict.
-func deltaKey(tool, sum, dict string) string {
-	h := sha256.Sum256([]byte(cacheFormat + " " + deltaFormat + "\ntool " + tool + "\nsha256 " + sum + "\ndictionary " + dict + "\n"))
+func deltaKey(tool string, enc transform.DeltaEncoder, sum, dict string) string {
+	h := sha256.Sum256([]byte(cacheFormat + " " + enc.Name + " " + enc.Version + "\ntool " + tool + "\nsha256 " + sum + "\ndictionary " + dict + "\n"))
 	return hex.EncodeToString(h[:])
 }
 

@@ -14,9 +14,9 @@ import (
 //
 // Each adds a precompressed variant beside an asset's identity bytes with
 // Asset.SetEncoding; the identity bytes are never replaced. A variant is
-// kept only when it pays for itself: it must save at least MinSavingBytes
-// bytes and at least MinSavingPercent percent of the identity size (see
-// WorthKeeping). Below that, serving it would cost a second file, a
+// kept only when it pays for itself (transform.WorthKeeping: at least
+// transform.MinSavingBytes bytes and transform.MinSavingPercent percent of
+// the identity size). Below that, serving it would cost a second file, a
 // second cache entry and a Vary for next to nothing.
 //
 // Levels are fixed per profile (Context.Profile), so that the same input
@@ -40,19 +40,6 @@ import (
 // Files whose media type is already compressed (see alreadyCompressed)
 // are skipped unless include-compressed is set, and so are files smaller
 // than the min-size option (default 0: only the margin rule applies).
-
-// The margin a variant must save to be kept.
-const (
-	MinSavingBytes   = 32
-	MinSavingPercent = 5
-)
-
-// WorthKeeping reports whether a variant of encoded bytes saves enough over
-// identity bytes: at least MinSavingBytes and MinSavingPercent percent.
-func WorthKeeping(identity, encoded int) bool {
-	saved := identity - encoded
-	return saved >= MinSavingBytes && int64(saved)*100 >= int64(identity)*MinSavingPercent
-}
 
 // compressedTypes are media types whose content is already compressed, so
 // that a general-purpose compressor gains nothing worth a variant.
@@ -141,14 +128,14 @@ func (s *compressStep) Run(ctx *transform.Context, in []*transform.Asset) ([]*tr
 			return nil, err
 		}
 		out[i] = a
-		if len(a.Data) < s.minSize || len(a.Data) < MinSavingBytes || !s.includeCompressed && alreadyCompressed(a) {
+		if len(a.Data) < s.minSize || len(a.Data) < transform.MinSavingBytes || !s.includeCompressed && alreadyCompressed(a) {
 			continue
 		}
 		enc, err := s.encode(ctx, ctx.Profile, a.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Path, err)
 		}
-		if !WorthKeeping(len(a.Data), len(enc)) {
+		if !transform.WorthKeeping(len(a.Data), len(enc)) {
 			continue
 		}
 		c := a.Clone()

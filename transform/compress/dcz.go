@@ -5,8 +5,14 @@ import (
 	"crypto/sha256"
 	"fmt"
 
+	"github.com/bakefs/bakefs/transform"
 	"github.com/klauspost/compress/zstd"
 )
+
+// The engine makes its deltas with EncodeDCZ through the registry.
+func init() {
+	transform.RegisterDeltaEncoder(transform.DeltaEncoder{Name: "dcz", Version: "1", MaxDictionary: MaxDictionary, Encode: EncodeDCZ})
+}
 
 // dczMagic opens every dcz stream (RFC 9842 section 4): a Zstandard
 // skippable frame header whose 32-byte content is the dictionary's
