@@ -732,20 +732,13 @@ real_photo_tree() {
   cp examples/webapp/web/static/img/lake.jpg "$imaging/testdata/branches.jpg" "$imaging/testdata/out_example.jpg" "$REALP/web/photos/"
   chmod u+w "$REALP/web/photos/"*
   runtime_module benchrealphotos "$REALP"
-  sed -e 's|benchreal/pkg|benchrealphotos/pkg|' -e '/^\[\[rule\]\]$/,$d' "$REAL/bakefs.toml" >"$REALP/bakefs.toml"
-  cat >>"$REALP/bakefs.toml" <<'EOF'
-[[rule]]
-match = "photos/*.jpg"
-steps = ["srcset:widths=480+960,formats=avif+webp+jpeg,quality=80"]
-
-[[rule]]
-match = ["**/*.html", "**/*.css", "**/*.svg", "**/*.js"]
-steps = ["minify"]
-
-[[rule]]
-match = "**"
-steps = []
-EOF
+  # The real tree's project file with the photos' rule before its own
+  # (the first rule that matches a file makes it).
+  {
+    sed -e 's|benchreal/pkg|benchrealphotos/pkg|' -e '/^\[\[rule\]\]$/,$d' "$REAL/bakefs.toml"
+    printf '[[rule]]\nmatch = "photos/*.jpg"\nsteps = ["srcset:widths=480+960,formats=avif+webp+jpeg,quality=80"]\n\n'
+    sed -n '/^\[\[rule\]\]$/,$p' "$REAL/bakefs.toml"
+  } >"$REALP/bakefs.toml"
 }
 # The synthetic 1,000 files with a [package] (sections k, l).
 PKG=$WORK/synth1000-pkg

@@ -92,6 +92,16 @@ _embed_package = rule(
     doc = "Internal to go_embed_data: merges the sources when needed and runs bakefs embed.",
 )
 
+def _output_group(name, of, group, **kwargs):
+    """A private filegroup of the output group named group of the target of."""
+    native.filegroup(
+        name = name,
+        srcs = [":" + of],
+        output_group = group,
+        visibility = ["//visibility:private"],
+        **kwargs
+    )
+
 def go_embed_data(
         name,
         srcs,
@@ -189,13 +199,7 @@ def go_embed_data(
         visibility = ["//visibility:private"],
         **kwargs
     )
-    native.filegroup(
-        name = gen + "_embedsrcs",
-        srcs = [":" + gen],
-        output_group = "embedsrcs",
-        visibility = ["//visibility:private"],
-        **kwargs
-    )
+    _output_group(gen + "_embedsrcs", gen, "embedsrcs", **kwargs)
     go_library(
         name = name,
         srcs = [":" + gen],
@@ -205,13 +209,7 @@ def go_embed_data(
         visibility = visibility,
         **kwargs
     )
-    native.filegroup(
-        name = gen + "_test_src",
-        srcs = [":" + gen],
-        output_group = "test",
-        visibility = ["//visibility:private"],
-        **kwargs
-    )
+    _output_group(gen + "_test_src", gen, "test", **kwargs)
     go_test(
         name = name + "_test",
         srcs = [":" + gen + "_test_src"],
