@@ -253,7 +253,7 @@ else
   go build -trimpath -o "$WORK/bin/bakefs" ./cmd/bakefs
 fi
 go build -o "$WORK/bin/gen" ./bench/gen
-go build -o "$WORK/bin/sidebyside" ./bench/sidebyside
+go build -o "$WORK/bin/sidebyside" ./bench/sidebyside/cmd/sidebyside
 want images && go build -o "$WORK/bin/imgq" ./bench/imgq
 BAKEFS=$WORK/bin/bakefs
 SBS=$WORK/bin/sidebyside

@@ -1,4 +1,4 @@
-package main
+package sidebyside
 
 import (
 	"errors"
@@ -27,10 +27,10 @@ func TestParseCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmds, err := parseCommands(tt.args, tt.prepare)
+			cmds, err := ParseCommands(tt.args, tt.prepare)
 			if tt.wantErr {
-				if !errors.Is(err, errUsage) {
-					t.Fatalf("got %v, want errUsage", err)
+				if !errors.Is(err, ErrUsage) {
+					t.Fatalf("got %v, want ErrUsage", err)
 				}
 				return
 			}
@@ -38,12 +38,12 @@ func TestParseCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range cmds {
-				if len(c.prepare) != tt.want[c.name] {
-					t.Errorf("%s has %d prepare commands, want %d", c.name, len(c.prepare), tt.want[c.name])
+				if len(c.Prepare) != tt.want[c.Name] {
+					t.Errorf("%s has %d prepare commands, want %d", c.Name, len(c.Prepare), tt.want[c.Name])
 				}
 			}
-			if cmds[1].cmd != "y=z" {
-				t.Errorf("command b = %q, want y=z (only the first = splits)", cmds[1].cmd)
+			if cmds[1].Cmd != "y=z" {
+				t.Errorf("command b = %q, want y=z (only the first = splits)", cmds[1].Cmd)
 			}
 		})
 	}
@@ -55,17 +55,17 @@ func TestParseCommands(t *testing.T) {
 func TestMeasureAlternates(t *testing.T) {
 	var order []string
 	load := 1.0
-	runner = func(cmd string) (sample, []byte, error) {
+	runner = func(cmd string, _ Options) (sample, []byte, error) {
 		order = append(order, cmd)
 		load *= 1.1
 		base := map[string]float64{"fast": 10, "slow": 30, "prep": 1}[cmd]
 		return sample{wall: time.Duration(base * load * float64(time.Millisecond)), rssKiB: int64(base) * 1024}, nil, nil
 	}
-	cmds, err := parseCommands([]string{"f=fast", "s=slow"}, []string{"s=prep"})
+	cmds, err := ParseCommands([]string{"f=fast", "s=slow"}, []string{"s=prep"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := measure(cmds, 1, 4, io.Discard)
+	res, err := Measure(cmds, Options{Warmup: 1, Rounds: 4, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,14 @@ func TestMeasureAlternates(t *testing.T) {
 	if got != want {
 		t.Errorf("order:\n got %s\nwant %s", got, want)
 	}
-	st := res.stats(1)
-	if st.ratio < 2.5 || st.ratio > 3.7 {
-		t.Errorf("ratio %.2f, want about 3 despite the growing load", st.ratio)
+	st := res.Stats("s")
+	if st.Ratio < 2.5 || st.Ratio > 3.7 {
+		t.Errorf("ratio %.2f, want about 3 despite the growing load", st.Ratio)
 	}
-	if st.rssRatio != 3 {
-		t.Errorf("RSS ratio %.2f, want 3", st.rssRatio)
+	if st.RSSRatio != 3 {
+		t.Errorf("RSS ratio %.2f, want 3", st.RSSRatio)
 	}
-	md := res.markdown("T")
+	md := res.Markdown("T")
 	for _, s := range []string{"#### T", "| s |", "`slow` (before each run: `prep`)", "4 rounds"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md)
@@ -91,14 +91,14 @@ func TestMeasureAlternates(t *testing.T) {
 }
 
 func TestMeasureFailure(t *testing.T) {
-	runner = func(cmd string) (sample, []byte, error) {
+	runner = func(cmd string, _ Options) (sample, []byte, error) {
 		if cmd == "bad" {
 			return sample{}, []byte("boom"), errors.New("exit status 1")
 		}
 		return sample{wall: time.Millisecond}, nil, nil
 	}
-	cmds, _ := parseCommands([]string{"g=good", "b=bad"}, nil)
-	_, err := measure(cmds, 0, 2, io.Discard)
+	cmds, _ := ParseCommands([]string{"g=good", "b=bad"}, nil)
+	_, err := Measure(cmds, Options{Rounds: 2})
 	if err == nil || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "b: bad") {
 		t.Fatalf("got %v, want the failing command and its output", err)
 	}

@@ -9,16 +9,9 @@
 //
 // Each CMD runs with bash -c from the current directory. A prepare command
 // runs before every run of the command it names (NAME "*": every
-// command), untimed; use it to empty a cache or change a file. Round r
-// starts with command r mod n, so no command always runs first. A
-// command that fails stops the measurement with its output.
-//
-// The ratio of a command is the median, over the rounds, of its time
-// divided by the first command's time in that round; pairing runs that are
-// seconds apart cancels most of the load that other processes put on the
-// machine. The range after it is the smallest and largest round ratio.
-// Peak RSS is the largest resident set of the command and its waited-for
-// children (wait4), as /usr/bin/time reports it.
+// command), untimed; use it to empty a cache or change a file. The
+// measurement is package sidebyside's (bench/sidebyside), which the bench
+// suite (bench/suite) calls in process.
 //
 // With -md, a Markdown table of the results, headed by -title, is
 // appended to FILE as well as printed.
@@ -32,6 +25,8 @@ import (
 	"log"
 	"os"
 	"strings"
+
+	"github.com/bakefs/bakefs/bench/sidebyside"
 )
 
 func main() {
@@ -48,7 +43,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	cmds, err := parseCommands(flag.Args(), prepare)
+	cmds, err := sidebyside.ParseCommands(flag.Args(), prepare)
 	if err != nil || *rounds < 1 || *warmup < 0 {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -56,11 +51,11 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	res, err := measure(cmds, *warmup, *rounds, os.Stderr)
+	res, err := sidebyside.Measure(cmds, sidebyside.Options{Warmup: *warmup, Rounds: *rounds, Log: os.Stderr})
 	if err != nil {
 		log.Fatal(err)
 	}
-	table := res.markdown(*title)
+	table := res.Markdown(*title)
 	fmt.Print(table)
 	if *md != "" {
 		f, err := os.OpenFile(*md, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
