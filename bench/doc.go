@@ -4,6 +4,6 @@
 //	go test -run '^$' -bench . -benchtime 20x ./bench/
 //
 // The side-by-side comparisons with other tools, reported as ratios, are
-// bench/run.sh (make bench); bench/README.md explains both and keeps the
-// latest figures.
+// bench/suite, which bench/run.sh runs once it has installed the peers
+// (make bench); bench/README.md explains both and keeps the latest figures.
 package bench

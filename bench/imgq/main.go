@@ -1,6 +1,6 @@
 // Command imgq measures the quality of encoded images against their source,
 // so that encoders compare by size at equal quality, and the cost of the
-// WebAssembly encoders that bakefs uses. bench/run.sh calls it in section g.
+// WebAssembly encoders that bakefs uses. bench/suite calls it in section g.
 //
 //	imgq -ref SRC.png FILE...     one line per FILE: bytes, PSNR (dB), SSIM
 //	imgq -equal TABLE             bytes ratios at equal SSIM (see below)

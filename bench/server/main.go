@@ -7,7 +7,7 @@
 //     they are.
 //
 // Both read the same embed.FS: the bakefs output tree under site/tree
-// (bench/run.sh puts it there in a temporary copy of this package).
+// (bench/suite puts it there in a temporary copy of this package).
 //
 // Usage:
 //
@@ -55,7 +55,7 @@ func main() {
 	}
 	h, err := newHandlers(tree, *file)
 	if err != nil {
-		log.Fatalf("site/tree (bench/run.sh writes it): %v", err)
+		log.Fatalf("site/tree (bench/suite writes it): %v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -8,7 +8,7 @@ import (
 )
 
 // The profiles of a run, for finding where a build spends its time and
-// memory (bench/run.sh prints their top lines): with BAKEFS_CPUPROFILE set
+// memory (bench/suite prints their top lines): with BAKEFS_CPUPROFILE set
 // to a file name, the command writes a CPU profile of its whole run there;
 // with BAKEFS_MEMPROFILE, a heap profile taken when it ends (its
 // alloc_space sample says where the run allocated). Read them with
