@@ -1,4 +1,4 @@
-// The app of bench/run.sh section r, built by Vite: React's plugin, and
+// The app of bench/suite section r, built by Vite: React's plugin, and
 // Brotli variants beside the files (vite-plugin-compression2), as bakefs
 // writes them.
 import react from '@vitejs/plugin-react';

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/bakefs/bakefs/bench/sidebyside"
+	bakefs "github.com/bakefs/bakefs/fs"
 )
 
 // viteApp is the app of section p: an HTML page and a TypeScript entry
@@ -73,36 +73,20 @@ func vite(s *suite) {
 	// its manifest (its tree holds each file under a second, hashed name
 	// too), Vite's from its assets directory.
 	brBakefs := s.manifestBrotliBytes(filepath.Join(out, "bakefs-manifest.json"), ".js", ".css")
-	brVite := s.globBytes(filepath.Join(comp, "assets", "*.js.br"), filepath.Join(comp, "assets", "*.css.br"))
+	brVite := s.sizeUnder(filepath.Join(comp, "assets"), withSuffix(".js.br", ".css.br"))
 	rv := res.Stats("vite-build+compression2")
 	s.goal("9. whole pipeline with brotli and gzip, vite build + vite-plugin-compression2 / bakefs build (cold; goal ≥ 1.5×, brotli bytes the same or fewer)",
 		fmt.Sprintf("%s (without compression: %s); brotli bytes bakefs %d, vite %d", rv.RatioText(), res.Stats("vite-build").RatioText(), brBakefs, brVite),
 		met(rv.Ratio >= 1.5 && brBakefs <= brVite))
 }
 
-// A bakefsManifest is the part of a bakefs-manifest.json that the
-// sections read: each file's path, type, encodings and module graph.
-type bakefsManifest struct {
-	Files []struct {
-		Path      string `json:"path"`
-		Type      string `json:"type"`
-		Encodings []struct {
-			Name string `json:"name"`
-			Size int64  `json:"size"`
-		} `json:"encodings"`
-		Imports        []string `json:"imports"`
-		DynamicImports []string `json:"dynamicImports"`
-		CSS            []string `json:"css"`
-	} `json:"files"`
-}
-
-// readBakefsManifest decodes the bakefs-manifest.json at path.
-func (s *suite) readBakefsManifest(path string) *bakefsManifest {
-	var m bakefsManifest
-	if err := json.Unmarshal([]byte(s.readFile(path)), &m); err != nil {
+// readBakefsManifest parses the bakefs-manifest.json at path.
+func (s *suite) readBakefsManifest(path string) *bakefs.Manifest {
+	m, err := bakefs.ParseManifest([]byte(s.readFile(path)))
+	if err != nil {
 		s.fail("%s: %v", path, err)
 	}
-	return &m
+	return m
 }
 
 // manifestBrotliBytes is the total size of the br variants of the files of
@@ -119,17 +103,6 @@ func (s *suite) manifestBrotliBytes(path string, suffixes ...string) int64 {
 				n += e.Size
 			}
 		}
-	}
-	return n
-}
-
-// globBytes is the total size of the files that match the patterns.
-func (s *suite) globBytes(patterns ...string) int64 {
-	var n int64
-	for _, p := range patterns {
-		matches, err := filepath.Glob(p)
-		s.check(err)
-		n += s.size(matches...)
 	}
 	return n
 }
