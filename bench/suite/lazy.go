@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -33,9 +32,7 @@ func lazy(s *suite) {
 	s.logf("lazy routes: vite build vs bakefs build of a React app split by route")
 	s.outf("### r. Lazy routes: `vite build` (vite@%s, @vitejs/plugin-react@%s, vite-plugin-compression2@%s) vs `bakefs build` of a React 19 app with three routes loaded by `React.lazy`", viteVersion, pluginReactVersion, compression2Version)
 	s.out("")
-	app := s.path("lazy", "app")
-	s.copyTree(filepath.Join(s.root, "bench", "lazyapp"), app)
-	s.check(os.Symlink(s.nodeModules(), filepath.Join(app, "node_modules")))
+	app := s.benchApp("lazy", "lazyapp")
 	s.writeFile(filepath.Join(app, "src", "routes", "salesData.ts"), salesData())
 	modules := s.files(filepath.Join(app, "src"), func(name string) bool { return strings.Contains(name, ".ts") })
 	var moduleBytes int64
@@ -45,10 +42,7 @@ func lazy(s *suite) {
 	res := s.compare(comparison{
 		title:  fmt.Sprintf("index.html + src/main.tsx: React %s, %d modules of the app (%d B), 2 style sheets; br only on both sides", s.npmVersion("react"), len(modules), moduleBytes),
 		warmup: 1, rounds: s.rounds, dir: app,
-		cmds: []sidebyside.Command{
-			contender("bakefs-build", s.bakefs+" build -f "+app+"/bakefs.toml", "rm -rf "+app+"/bakefs-out "+app+"/.bakefs-cache"),
-			contender("vite-build", s.npmBin("vite")+" build", "rm -rf "+app+"/dist"),
-		},
+		cmds: []sidebyside.Command{s.bakefsColdBuild(app), s.viteColdBuild(app)},
 	})
 	bakefsOut, viteOut := filepath.Join(app, "bakefs-out"), filepath.Join(app, "dist")
 	bakefsFiles := s.lazyBytes(bakefsOut, s.bakefsLazyClasses(filepath.Join(bakefsOut, "bakefs-manifest.json")))
@@ -205,10 +199,6 @@ func (s *suite) lazyBytes(dir string, lines []string) []lazyFile {
 	return files
 }
 
-// pageReference is a src or href of index.html that names a file of the
-// output by its absolute path.
-var pageReference = regexp.MustCompile(`(src|href)="?/[^" >]+`)
-
 // lazyReport appends the table row of one tool and runs the checks,
 // calling warn for each failure; it returns the initial load's brotli
 // bytes and the files the tool's index.html names.
@@ -261,14 +251,7 @@ func (s *suite) lazyReport(tool, out string, files []lazyFile, warn func(string,
 	if routeScripts != 3 {
 		warn("%s: the entry's manifest record names %d dynamic imports, not 3", tool, routeScripts)
 	}
-	var missing []string
-	for _, ref := range pageReference.FindAllString(s.readFile(filepath.Join(out, "index.html")), -1) {
-		_, path, _ := strings.Cut(ref, "/")
-		page = append(page, path)
-		if fi, err := os.Stat(filepath.Join(out, path)); err != nil || !fi.Mode().IsRegular() {
-			missing = append(missing, path)
-		}
-	}
+	page, missing := s.pageFiles(out)
 	if len(missing) > 0 {
 		warn("%s: index.html names files that are not in the output: %s", tool, strings.Join(missing, " "))
 	}

@@ -52,6 +52,8 @@ var (
 	peersVite = []string{"npm vite@" + viteVersion, "npm vite-plugin-compression2@" + compression2Version}
 	// React and Vite's React plugin (6.x is the line for Vite 8).
 	peersReact = []string{"npm react@19.3.1", "npm react-dom@19.3.1", "npm @vitejs/plugin-react@" + pluginReactVersion}
+	// MUI and the Emotion packages it styles with.
+	peersMUI = []string{"npm @mui/material@9.6.0", "npm @mui/icons-material@9.6.0", "npm @emotion/react@11.14.0", "npm @emotion/styled@11.14.1"}
 )
 
 // peerLines are the peers of the chosen sections as bench/run.sh reads

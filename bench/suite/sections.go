@@ -32,6 +32,7 @@ var sections = []section{
 	{"vite", "p. vite build with compression against bakefs build", true, append(slices.Clone(peersNpm), peersVite...), vite},
 	{"imaging", "q. resize + JPEG: disintegration/imaging direct against the resize step", true, nil, imaging},
 	{"lazy", "r. a React app with lazy routes: vite build against bakefs build", true, append(append(slices.Clone(peersNpm), peersVite...), peersReact...), lazy},
+	{"mui", "t. a React 19 + MUI app: vite build against bakefs build", true, append(append(append(slices.Clone(peersNpm), peersVite...), peersReact...), peersMUI...), mui},
 	{"delta", "delta updates on release pairs from npm (bench/delta)", false, nil, delta},
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/bakefs/bakefs/bench/sidebyside"
@@ -54,13 +53,13 @@ func vite(s *suite) {
 	for name, content := range viteApp {
 		s.writeFile(filepath.Join(app, name), content)
 	}
-	s.check(os.Symlink(s.nodeModules(), filepath.Join(app, "node_modules")))
+	s.linkNodeModules(app)
 	viteBin := s.npmBin("vite")
 	res := s.compare(comparison{
 		title:  fmt.Sprintf("index.html + src/main.ts (three.js src, %d modules, and bulma.css)", len(s.files(filepath.Join(app, "src", "three"), withSuffix(".js")))),
 		warmup: 1, rounds: s.rounds, dir: app,
 		cmds: []sidebyside.Command{
-			contender("bakefs-build", s.bakefs+" build -f "+app+"/bakefs.toml", "rm -rf "+app+"/bakefs-out "+app+"/.bakefs-cache"),
+			s.bakefsColdBuild(app),
 			contender("vite-build", viteBin+" build --config vite.plain.mjs"),
 			contender("vite-build+compression2", viteBin+" build --config vite.comp.mjs"),
 		},
