@@ -101,35 +101,45 @@ func checkOwned(dir string) (ownedDir, error) {
 	present := make(map[string]bool, len(listed)+1)
 	dirs := map[string]bool{".": true}
 	for name := range listed {
-		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+		for d := path.Dir(name); d != "." && !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
-	err = filepath.WalkDir(dir, func(file string, d iofs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, file)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch t := d.Type(); {
-		case t.IsDir() && dirs[rel]:
-			return nil
-		case t.IsRegular() && (listed[rel] || rel == MarkerFile):
-			present[rel] = true
-			return nil
-		case t.IsDir():
-			return foreign(file, "a directory "+MarkerFile+" does not list")
-		case t.IsRegular():
-			return foreign(file, "a file "+MarkerFile+" does not list")
-		default:
-			return foreign(file, "not a regular file")
-		}
-	})
+	err = checkListed(dir, ".", dirs, listed, present, foreign)
 	owned.present = present
 	return owned, err
+}
+
+// checkListed checks the directory rel of dir ("." for dir itself) and,
+// depth first, its subdirectories, in lexical order as filepath.WalkDir
+// would, listing each directory once and stat'ing nothing: every regular
+// file listed (or the marker) is recorded in present; the first other
+// entry is refused by foreign. dirs holds the directories that listed
+// names imply.
+func checkListed(dir, rel string, dirs, listed, present map[string]bool, foreign func(file, why string) error) error {
+	full := filepath.Join(dir, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(full)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := path.Join(rel, e.Name())
+		switch t := e.Type(); {
+		case t.IsDir() && dirs[name]:
+			if err := checkListed(dir, name, dirs, listed, present, foreign); err != nil {
+				return err
+			}
+		case t.IsRegular() && (listed[name] || name == MarkerFile):
+			present[name] = true
+		case t.IsDir():
+			return foreign(filepath.Join(full, e.Name()), "a directory "+MarkerFile+" does not list")
+		case t.IsRegular():
+			return foreign(filepath.Join(full, e.Name()), "a file "+MarkerFile+" does not list")
+		default:
+			return foreign(filepath.Join(full, e.Name()), "not a regular file")
+		}
+	}
+	return nil
 }
 
 // A markerFile is what a marker file says.

@@ -7,8 +7,8 @@ import (
 
 // An entryIndex holds, in one file per project, the cache entries that
 // the project's last run used, so that a run with nothing changed reads
-// one file instead of one entry file per job (and decodes it with gob,
-// several times faster than JSON). The entry files stay the source of
+// one file instead of one entry file per job (in the binary form of
+// indexcodec.go, faster than JSON and gob). The entry files stay the source of
 // truth: a key missing from the index is looked up in its file, and an
 // indexed entry is checked against its dependencies like any other. An
 // entry that pruning removed meanwhile may still be answered from the
@@ -25,14 +25,14 @@ type entryIndex struct {
 }
 
 // entryIndexFormat starts the file; a file of another format is ignored.
-const entryIndexFormat = cacheFormat + " entry index 1\n"
+const entryIndexFormat = cacheFormat + " entry index 2\n"
 
 func (x *entryIndex) load() {
 	x.once.Do(func() {
 		x.loaded = make(map[string]cacheEntry)
 		data, err := os.ReadFile(x.file)
 		var m map[string]cacheEntry
-		if err == nil && decodeIndexFile(data, entryIndexFormat, &m) {
+		if err == nil && decodeIndex(data, entryIndexFormat, func(r *indexReader) { m = readMap(r, r.cacheEntry) }) && m != nil {
 			x.loaded = m // a damaged index is only slower
 		}
 	})
@@ -84,10 +84,7 @@ func (x *entryIndex) save() error {
 			return nil
 		}
 	}
-	data, err := encodeIndexFile(entryIndexFormat, x.used)
-	if err != nil {
-		return err
-	}
+	data := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, x.used, w.cacheEntry) })
 	return writeFileAtomic(x.file, data)
 }
 

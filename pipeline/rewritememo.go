@@ -56,7 +56,7 @@ const rewriteMemoKey = "rewrite-memo"
 
 // rewriteMemoFormat starts the memo file; a file of another format is
 // ignored.
-const rewriteMemoFormat = cacheFormat + " rewrite memo 2\n"
+const rewriteMemoFormat = cacheFormat + " rewrite memo 3\n"
 
 // scanKey returns the key of an output's record: the code's identity, the
 // reader kind, the output's path, the base and the SHA-256 of its bytes.
@@ -135,7 +135,7 @@ func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	memoMu.Lock()
 	data, err := os.ReadFile(c.memoFile())
 	memoMu.Unlock()
-	if err != nil || !decodeIndexFile(data, rewriteMemoFormat, m) {
+	if err != nil || !decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { m.Records = readMap(r, r.scanRecord) }) {
 		m = &rewriteMemo{}
 	}
 	if m.Records == nil {
@@ -194,10 +194,7 @@ func (c *Cache) saveRewriteMemo(m *rewriteMemo, outs []*output) error {
 			}
 		}
 	}
-	data, err := encodeIndexFile(rewriteMemoFormat, rewriteMemo{Records: m.used})
-	if err != nil {
-		return err
-	}
+	data := encodeIndex(rewriteMemoFormat, func(w *indexWriter) { writeMap(w, m.used, w.scanRecord) })
 	memoMu.Lock()
 	defer memoMu.Unlock()
 	return writeFileAtomic(c.memoFile(), data)
