@@ -42,21 +42,7 @@ func TestIndexCodecRoundTrip(t *testing.T) {
 // read as an index nor a panic.
 func TestIndexCodecDamage(t *testing.T) {
 	rnd := rand.New(rand.NewSource(2))
-	blob := blobRef{SHA256: "5e", Size: 300, Integrity: "sha384-x"}
-	m := map[string]cacheEntry{
-		"k1": {
-			Deps: []cacheDep{{File: "js/a.ts", Rel: true, SHA256: "aa"}, {File: "/lib", Dir: true, SHA256: "bb"}},
-			Outputs: []cacheOutput{{
-				Path: "js/a.js", Source: "js/a.ts", Type: "text/javascript", Width: -1, Height: 1 << 40,
-				Hashed: true, Fingerprinted: true,
-				ModuleGraph: ModuleGraph{Imports: []string{"js/b.js"}, DynamicImports: []string{}, CSS: []string{"a.css"}},
-				Blob:        blob, Encodings: []cacheEncoding{{Name: "br", Blob: blob}},
-				Warnings: []*transform.SourceError{{File: "js/a.ts", Line: 3, Column: 9, Msg: "m", Warning: true}, nil},
-			}},
-		},
-		"k2": {},
-	}
-	data := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
+	data := sampleEntryIndex()
 	decode := func(b []byte) bool {
 		return decodeIndex(b, entryIndexFormat, func(r *indexReader) { readMap(r, r.cacheEntry) })
 	}
@@ -76,4 +62,52 @@ func TestIndexCodecDamage(t *testing.T) {
 	if decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { readMap(r, r.scanRecord) }) {
 		t.Error("an entry index decodes as a rewrite memo")
 	}
+}
+
+// sampleEntryIndex is an encoded entry index in which every field of an
+// entry is set.
+func sampleEntryIndex() []byte {
+	blob := blobRef{SHA256: "5e", Size: 300, Integrity: "sha384-x"}
+	m := map[string]cacheEntry{
+		"k1": {
+			Deps: []cacheDep{{File: "js/a.ts", Rel: true, SHA256: "aa"}, {File: "/lib", Dir: true, SHA256: "bb"}},
+			Outputs: []cacheOutput{{
+				Path: "js/a.js", Source: "js/a.ts", Type: "text/javascript", Width: -1, Height: 1 << 40,
+				Hashed: true, Fingerprinted: true,
+				ModuleGraph: ModuleGraph{Imports: []string{"js/b.js"}, DynamicImports: []string{}, CSS: []string{"a.css"}},
+				Blob:        blob, Encodings: []cacheEncoding{{Name: "br", Blob: blob}},
+				Warnings: []*transform.SourceError{{File: "js/a.ts", Line: 3, Column: 9, Msg: "m", Warning: true}, nil},
+			}},
+		},
+		"k2": {},
+	}
+	return encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
+}
+
+// FuzzIndexDecode decodes arbitrary bytes as an entry index and as a
+// rewrite memo: never a panic, and whatever decodes encodes to bytes that
+// decode to the same value.
+func FuzzIndexDecode(f *testing.F) {
+	f.Add(sampleEntryIndex())
+	f.Add(encodeIndex(rewriteMemoFormat, func(w *indexWriter) {
+		writeMap(w, map[string]*scanRecord{"k": {Refs: []refNote{{Target: "a.css", URL: "./a.css", Kind: 2, At: 7}}, Targets: "t"}}, w.scanRecord)
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var entries map[string]cacheEntry
+		if decodeIndex(data, entryIndexFormat, func(r *indexReader) { entries = readMap(r, r.cacheEntry) }) {
+			again := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, entries, w.cacheEntry) })
+			var back map[string]cacheEntry
+			if !decodeIndex(again, entryIndexFormat, func(r *indexReader) { back = readMap(r, r.cacheEntry) }) || !reflect.DeepEqual(back, entries) {
+				t.Fatalf("entry index %q: encoded again, it decodes to %v, not %v", data, back, entries)
+			}
+		}
+		var memo map[string]*scanRecord
+		if decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { memo = readMap(r, r.scanRecord) }) {
+			again := encodeIndex(rewriteMemoFormat, func(w *indexWriter) { writeMap(w, memo, w.scanRecord) })
+			var back map[string]*scanRecord
+			if !decodeIndex(again, rewriteMemoFormat, func(r *indexReader) { back = readMap(r, r.scanRecord) }) || !reflect.DeepEqual(back, memo) {
+				t.Fatalf("rewrite memo %q: encoded again, it decodes to %v, not %v", data, back, memo)
+			}
+		}
+	})
 }
