@@ -140,11 +140,20 @@ func TestExplain(t *testing.T) {
 		},
 		{
 			// Written now, the file is racy: the run's result is not
-			// cached, and the next build runs it again, saying why.
-			name:   "racy file",
-			files:  map[string]string{"in/a.txt": "a", "side.txt": "1"},
-			build:  explainBuild{steps: []string{"test-side"}},
-			change: func(root string, _ *explainBuild) { write(t, root, "side.txt", "2") },
+			// cached, and the next build runs it again, saying why. Its
+			// stamp is a whole second, which gives the 2 s window of a
+			// coarse file system, so that the run is still within it on a
+			// loaded machine (a fine-grained stamp is racy for 50 ms).
+			name:  "racy file",
+			files: map[string]string{"in/a.txt": "a", "side.txt": "1"},
+			build: explainBuild{steps: []string{"test-side"}},
+			change: func(root string, _ *explainBuild) {
+				write(t, root, "side.txt", "2")
+				second := time.Now().Truncate(time.Second)
+				if err := os.Chtimes(filepath.Join(root, "side.txt"), second, second); err != nil {
+					t.Fatal(err)
+				}
+			},
 			want: [][]string{
 				{"a.txt: input side.txt changed; not cached: input side.txt was modified too recently (racy)"},
 				{"a.txt: input side.txt was modified during the last run (racy)"},
