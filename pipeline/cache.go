@@ -31,7 +31,7 @@ import (
 // Layout under Dir: entries/<k[:2]>/<k>.json for entries,
 // blobs/<s[:2]>/<s> for output bytes by SHA-256, and, for each project (p
 // identifies the source root, so that projects sharing a cache keep their
-// own), index/<p>.json, its index of file hashes, index/<p>.entries,
+// own), index/<p>.files, its index of file hashes, index/<p>.entries,
 // the entries its last run used (see entryIndex), and index/<p>.jobs, the
 // parts of each job's last key (see jobRecords), and .gitignore, which
 // keeps the directory out of git. Every file is written to a
@@ -92,7 +92,7 @@ func (c *Cache) files() *fileIndex {
 		}
 		sum := sha256.Sum256([]byte(abs))
 		c.project = filepath.Join(c.Dir, "index", hex.EncodeToString(sum[:8]))
-		c.index = &fileIndex{file: c.project + ".json"}
+		c.index = &fileIndex{file: c.project + ".files"}
 		c.entries = &entryIndex{file: c.project + ".entries"}
 		c.records = &jobRecords{file: c.project + ".jobs"}
 	})

@@ -1,11 +1,11 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,8 +16,10 @@ import (
 // time, so that a run with nothing changed hashes (and reads) nothing, as
 // git's index and Go's build cache do. A file modified within its file
 // system's timestamp granularity of being hashed (see racy) is not
-// remembered: a second change in that time could otherwise go unseen. The index is one file, Dir/files.json, read on first use and
-// written back by save; it is safe for concurrent use.
+// remembered: a second change in that time could otherwise go unseen. The
+// index is one file per project, index/<p>.files (in the binary form of
+// indexcodec.go), read on first use and written back by save; it is safe
+// for concurrent use.
 type fileIndex struct {
 	file string
 
@@ -29,10 +31,13 @@ type fileIndex struct {
 }
 
 type fileStamp struct {
-	Size   int64  `json:"size"`
-	MTime  int64  `json:"mtime"` // UnixNano
-	SHA256 string `json:"sha256"`
+	Size   int64
+	MTime  int64 // UnixNano
+	SHA256 string
 }
+
+// fileIndexFormat starts the file; a file of another format is ignored.
+const fileIndexFormat = cacheFormat + " file index 1\n"
 
 func (x *fileIndex) load() {
 	if x.loaded {
@@ -41,8 +46,9 @@ func (x *fileIndex) load() {
 	x.loaded = true
 	x.entries = make(map[string]fileStamp)
 	x.used = make(map[string]bool)
-	if data, err := os.ReadFile(x.file); err == nil {
-		json.Unmarshal(data, &x.entries) // a damaged index is only slower
+	var m map[string]fileStamp
+	if data, err := os.ReadFile(x.file); err == nil && decodeIndex(data, fileIndexFormat, func(r *indexReader) { m = readMap(r, r.fileStamp) }) && m != nil {
+		x.entries = m // a damaged index is only slower
 	}
 }
 
@@ -131,12 +137,15 @@ func (x *fileIndex) save() error {
 	if !x.dirty {
 		return nil
 	}
-	data, err := json.Marshal(x.entries)
-	if err != nil {
+	data := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, x.entries, w.fileStamp) })
+	x.dirty = false
+	if err := writeFileAtomic(x.file, data); err != nil {
 		return err
 	}
-	x.dirty = false
-	return writeFileAtomic(x.file, data)
+	// The index of earlier versions, JSON in index/<p>.json, is no longer
+	// read.
+	os.Remove(strings.TrimSuffix(x.file, ".files") + ".json")
+	return nil
 }
 
 // readLimited reads a file, failing if it grew past limit since it was

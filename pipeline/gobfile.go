@@ -8,7 +8,8 @@ import (
 // The cache's index files are a format line, which names the file's kind
 // and version, then their values: one gob for the job records, which only
 // a build that runs jobs reads, and the binary form of indexcodec.go for
-// the entry index and the rewrite memo, which every build reads.
+// the file index, the entry index and the rewrite memo, which every build
+// reads.
 
 // encodeIndexFile returns the format line followed by the gob of v.
 func encodeIndexFile(format string, v any) ([]byte, error) {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math/rand"
+	"os"
 	"reflect"
 	"testing"
 	"testing/quick"
@@ -9,8 +10,8 @@ import (
 	"github.com/bakefs/bakefs/transform"
 )
 
-// TestIndexCodecRoundTrip encodes random entry indexes and rewrite memos,
-// every field of every struct filled by testing/quick (so a field added
+// TestIndexCodecRoundTrip encodes random entry indexes, rewrite memos and
+// file indexes, every field of every struct filled by testing/quick (so a field added
 // to cacheEntry or scanRecord and not to the codec fails here), and
 // checks that decoding gives them back exactly, nil and empty lists kept
 // apart, and that the same value always gives the same bytes.
@@ -34,6 +35,15 @@ func TestIndexCodecRoundTrip(t *testing.T) {
 	}
 	if err := quick.Check(memos, cfg); err != nil {
 		t.Error("rewrite memo:", err)
+	}
+	stamps := func(m map[string]fileStamp) bool {
+		data := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, m, w.fileStamp) })
+		var got map[string]fileStamp
+		ok := decodeIndex(data, fileIndexFormat, func(r *indexReader) { got = readMap(r, r.fileStamp) })
+		return ok && reflect.DeepEqual(got, m)
+	}
+	if err := quick.Check(stamps, cfg); err != nil {
+		t.Error("file index:", err)
 	}
 }
 
@@ -84,13 +94,16 @@ func sampleEntryIndex() []byte {
 	return encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
 }
 
-// FuzzIndexDecode decodes arbitrary bytes as an entry index and as a
-// rewrite memo: never a panic, and whatever decodes encodes to bytes that
+// FuzzIndexDecode decodes arbitrary bytes as an entry index, a rewrite
+// memo and a file index: never a panic, and whatever decodes encodes to bytes that
 // decode to the same value.
 func FuzzIndexDecode(f *testing.F) {
 	f.Add(sampleEntryIndex())
 	f.Add(encodeIndex(rewriteMemoFormat, func(w *indexWriter) {
 		writeMap(w, map[string]*scanRecord{"k": {Refs: []refNote{{Target: "a.css", URL: "./a.css", Kind: 2, At: 7}}, Targets: "t"}}, w.scanRecord)
+	}))
+	f.Add(encodeIndex(fileIndexFormat, func(w *indexWriter) {
+		writeMap(w, map[string]fileStamp{"/src/a.css": {Size: 12, MTime: -1, SHA256: "ab"}}, w.fileStamp)
 	}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var entries map[string]cacheEntry
@@ -99,6 +112,14 @@ func FuzzIndexDecode(f *testing.F) {
 			var back map[string]cacheEntry
 			if !decodeIndex(again, entryIndexFormat, func(r *indexReader) { back = readMap(r, r.cacheEntry) }) || !reflect.DeepEqual(back, entries) {
 				t.Fatalf("entry index %q: encoded again, it decodes to %v, not %v", data, back, entries)
+			}
+		}
+		var stamps map[string]fileStamp
+		if decodeIndex(data, fileIndexFormat, func(r *indexReader) { stamps = readMap(r, r.fileStamp) }) {
+			again := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, stamps, w.fileStamp) })
+			var back map[string]fileStamp
+			if !decodeIndex(again, fileIndexFormat, func(r *indexReader) { back = readMap(r, r.fileStamp) }) || !reflect.DeepEqual(back, stamps) {
+				t.Fatalf("file index %q: encoded again, it decodes to %v, not %v", data, back, stamps)
 			}
 		}
 		var memo map[string]*scanRecord
@@ -110,4 +131,18 @@ func FuzzIndexDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readFileIndex returns the stamps of a file index that a run wrote.
+func readFileIndex(t *testing.T, file string) map[string]fileStamp {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamps map[string]fileStamp
+	if !decodeIndex(data, fileIndexFormat, func(r *indexReader) { stamps = readMap(r, r.fileStamp) }) {
+		t.Fatalf("%s is not a file index", file)
+	}
+	return stamps
 }
