@@ -124,20 +124,24 @@ func checkListed(dir, rel string, dirs, listed, present map[string]bool, foreign
 	}
 	for _, e := range entries {
 		name := path.Join(rel, e.Name())
+		var why string
 		switch t := e.Type(); {
 		case t.IsDir() && dirs[name]:
 			if err := checkListed(dir, name, dirs, listed, present, foreign); err != nil {
 				return err
 			}
+			continue
 		case t.IsRegular() && (listed[name] || name == MarkerFile):
 			present[name] = true
+			continue
 		case t.IsDir():
-			return foreign(filepath.Join(full, e.Name()), "a directory "+MarkerFile+" does not list")
+			why = "a directory " + MarkerFile + " does not list"
 		case t.IsRegular():
-			return foreign(filepath.Join(full, e.Name()), "a file "+MarkerFile+" does not list")
+			why = "a file " + MarkerFile + " does not list"
 		default:
-			return foreign(filepath.Join(full, e.Name()), "not a regular file")
+			why = "not a regular file"
 		}
+		return foreign(filepath.Join(full, e.Name()), why)
 	}
 	return nil
 }

@@ -31,9 +31,10 @@ func (x *entryIndex) load() {
 	x.once.Do(func() {
 		x.loaded = make(map[string]cacheEntry)
 		data, err := os.ReadFile(x.file)
-		var m map[string]cacheEntry
-		if err == nil && decodeIndex(data, entryIndexFormat, func(r *indexReader) { m = readMap(r, r.cacheEntry) }) && m != nil {
-			x.loaded = m // a damaged index is only slower
+		if err == nil {
+			if m, ok := decodeIndex(data, entryIndexFormat, (*indexReader).cacheEntry); ok && m != nil {
+				x.loaded = m // a damaged index is only slower
+			}
 		}
 	})
 }
@@ -84,7 +85,7 @@ func (x *entryIndex) save() error {
 			return nil
 		}
 	}
-	data := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, x.used, w.cacheEntry) })
+	data := encodeIndex(entryIndexFormat, x.used, (*indexWriter).cacheEntry)
 	return writeFileAtomic(x.file, data)
 }
 

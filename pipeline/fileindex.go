@@ -46,9 +46,10 @@ func (x *fileIndex) load() {
 	x.loaded = true
 	x.entries = make(map[string]fileStamp)
 	x.used = make(map[string]bool)
-	var m map[string]fileStamp
-	if data, err := os.ReadFile(x.file); err == nil && decodeIndex(data, fileIndexFormat, func(r *indexReader) { m = readMap(r, r.fileStamp) }) && m != nil {
-		x.entries = m // a damaged index is only slower
+	if data, err := os.ReadFile(x.file); err == nil {
+		if m, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp); ok && m != nil {
+			x.entries = m // a damaged index is only slower
+		}
 	}
 }
 
@@ -137,7 +138,7 @@ func (x *fileIndex) save() error {
 	if !x.dirty {
 		return nil
 	}
-	data := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, x.entries, w.fileStamp) })
+	data := encodeIndex(fileIndexFormat, x.entries, (*indexWriter).fileStamp)
 	x.dirty = false
 	if err := writeFileAtomic(x.file, data); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"errors"
 	"slices"
 
@@ -12,13 +13,14 @@ import (
 // build, one with nothing changed included, so they are written in a
 // binary form of their own rather than as JSON or gobs, whose decoding by
 // reflection was a seventh of the CPU of a no-change build of bench/gen's
-// 1,000 files. After the format
-// line, a file is a sequence of varints: an integer or a bool as one, a
-// string as its length then its bytes, a list, a map or a pointer as its
-// length plus one (0 for nil), then its elements; a map's keys are in
-// order, so that the same index gives the same bytes. The decoder takes
-// every string as a slice of one copy of the file, so that decoding
-// allocates per list, not per string.
+// 1,000 files. After the format line, a file is one map, written as
+// encoding/binary's varints: an integer or a bool as one, a string as its
+// length then its bytes, a list, a map or a pointer as its length plus one
+// (0 for nil), then its elements; the map's keys are in order, so that the
+// same index gives the same bytes. The decoder reads varints from a string
+// (as binary.Uvarint does from bytes) and takes every string as a slice of
+// one copy of the file, so that decoding allocates per list, not per
+// string.
 
 // errIndexDamaged is what a reader of a damaged index file reports.
 var errIndexDamaged = errors.New("damaged index file")
@@ -26,15 +28,9 @@ var errIndexDamaged = errors.New("damaged index file")
 // An indexWriter appends values to b.
 type indexWriter struct{ b []byte }
 
-func (w *indexWriter) uint(v uint64) {
-	for v >= 0x80 {
-		w.b = append(w.b, byte(v)|0x80)
-		v >>= 7
-	}
-	w.b = append(w.b, byte(v))
-}
+func (w *indexWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 
-func (w *indexWriter) int(v int64) { w.uint(uint64(v<<1) ^ uint64(v>>63)) }
+func (w *indexWriter) int(v int64) { w.b = binary.AppendVarint(w.b, v) }
 
 func (w *indexWriter) bool(v bool) {
 	if v {
@@ -156,8 +152,10 @@ func readList[T any](r *indexReader, read func() T) []T {
 	return list
 }
 
-// writeMap writes m with its keys in order, each followed by its value.
-func writeMap[V any](w *indexWriter, m map[string]V, write func(V)) {
+// encodeIndex returns the format line followed by m: its length, then
+// its keys in order, each followed by its value as write writes it.
+func encodeIndex[V any](format string, m map[string]V, write func(*indexWriter, V)) []byte {
+	w := &indexWriter{b: append(make([]byte, 0, 64<<10), format...)}
 	w.count(len(m), m == nil)
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -166,40 +164,31 @@ func writeMap[V any](w *indexWriter, m map[string]V, write func(V)) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		w.string(k)
-		write(m[k])
+		write(w, m[k])
 	}
-}
-
-func readMap[V any](r *indexReader, read func() V) map[string]V {
-	n := r.count()
-	if n < 0 {
-		return nil
-	}
-	m := make(map[string]V, n)
-	for range n {
-		k := r.string()
-		m[k] = read()
-	}
-	return m
-}
-
-// encodeIndex returns the format line followed by what write wrote.
-func encodeIndex(format string, write func(*indexWriter)) []byte {
-	w := &indexWriter{b: append(make([]byte, 0, 64<<10), format...)}
-	write(w)
 	return w.b
 }
 
-// decodeIndex reads data, which must start with the format line, with
-// read, and reports whether all of it was read without damage.
-func decodeIndex(data []byte, format string, read func(*indexReader)) bool {
+// decodeIndex reads from data, which must start with the format line, the
+// map that encodeIndex wrote, each value with read. ok reports whether all
+// of data was read without damage; m is nil when it is not.
+func decodeIndex[V any](data []byte, format string, read func(*indexReader) V) (m map[string]V, ok bool) {
 	s := string(data)
 	if len(s) < len(format) || s[:len(format)] != format {
-		return false
+		return nil, false
 	}
 	r := &indexReader{s: s[len(format):]}
-	read(r)
-	return r.err == nil && r.s == ""
+	if n := r.count(); n >= 0 {
+		m = make(map[string]V, n)
+		for range n {
+			k := r.string()
+			m[k] = read(r)
+		}
+	}
+	if r.err != nil || r.s != "" {
+		return nil, false
+	}
+	return m, true
 }
 
 func (w *indexWriter) cacheEntry(e cacheEntry) {

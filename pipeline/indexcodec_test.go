@@ -18,28 +18,25 @@ import (
 func TestIndexCodecRoundTrip(t *testing.T) {
 	cfg := &quick.Config{MaxCount: 300, Rand: rand.New(rand.NewSource(1))}
 	entries := func(m map[string]cacheEntry) bool {
-		data := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
-		var got map[string]cacheEntry
-		ok := decodeIndex(data, entryIndexFormat, func(r *indexReader) { got = readMap(r, r.cacheEntry) })
-		again := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
+		data := encodeIndex(entryIndexFormat, m, (*indexWriter).cacheEntry)
+		got, ok := decodeIndex(data, entryIndexFormat, (*indexReader).cacheEntry)
+		again := encodeIndex(entryIndexFormat, m, (*indexWriter).cacheEntry)
 		return ok && reflect.DeepEqual(got, m) && string(again) == string(data)
 	}
 	if err := quick.Check(entries, cfg); err != nil {
 		t.Error("entry index:", err)
 	}
 	memos := func(m map[string]*scanRecord) bool {
-		data := encodeIndex(rewriteMemoFormat, func(w *indexWriter) { writeMap(w, m, w.scanRecord) })
-		var got map[string]*scanRecord
-		ok := decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { got = readMap(r, r.scanRecord) })
+		data := encodeIndex(rewriteMemoFormat, m, (*indexWriter).scanRecord)
+		got, ok := decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord)
 		return ok && reflect.DeepEqual(got, m)
 	}
 	if err := quick.Check(memos, cfg); err != nil {
 		t.Error("rewrite memo:", err)
 	}
 	stamps := func(m map[string]fileStamp) bool {
-		data := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, m, w.fileStamp) })
-		var got map[string]fileStamp
-		ok := decodeIndex(data, fileIndexFormat, func(r *indexReader) { got = readMap(r, r.fileStamp) })
+		data := encodeIndex(fileIndexFormat, m, (*indexWriter).fileStamp)
+		got, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp)
 		return ok && reflect.DeepEqual(got, m)
 	}
 	if err := quick.Check(stamps, cfg); err != nil {
@@ -54,7 +51,8 @@ func TestIndexCodecDamage(t *testing.T) {
 	rnd := rand.New(rand.NewSource(2))
 	data := sampleEntryIndex()
 	decode := func(b []byte) bool {
-		return decodeIndex(b, entryIndexFormat, func(r *indexReader) { readMap(r, r.cacheEntry) })
+		_, ok := decodeIndex(b, entryIndexFormat, (*indexReader).cacheEntry)
+		return ok
 	}
 	if !decode(data) {
 		t.Fatal("the whole index does not decode")
@@ -69,7 +67,7 @@ func TestIndexCodecDamage(t *testing.T) {
 		b[len(entryIndexFormat)+rnd.Intn(len(b)-len(entryIndexFormat))] ^= byte(1 + rnd.Intn(255))
 		decode(b) // may decode (a changed byte of a string), must not panic
 	}
-	if decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { readMap(r, r.scanRecord) }) {
+	if _, ok := decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord); ok {
 		t.Error("an entry index decodes as a rewrite memo")
 	}
 }
@@ -91,7 +89,7 @@ func sampleEntryIndex() []byte {
 		},
 		"k2": {},
 	}
-	return encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, m, w.cacheEntry) })
+	return encodeIndex(entryIndexFormat, m, (*indexWriter).cacheEntry)
 }
 
 // FuzzIndexDecode decodes arbitrary bytes as an entry index, a rewrite
@@ -99,38 +97,26 @@ func sampleEntryIndex() []byte {
 // decode to the same value.
 func FuzzIndexDecode(f *testing.F) {
 	f.Add(sampleEntryIndex())
-	f.Add(encodeIndex(rewriteMemoFormat, func(w *indexWriter) {
-		writeMap(w, map[string]*scanRecord{"k": {Refs: []refNote{{Target: "a.css", URL: "./a.css", Kind: 2, At: 7}}, Targets: "t"}}, w.scanRecord)
-	}))
-	f.Add(encodeIndex(fileIndexFormat, func(w *indexWriter) {
-		writeMap(w, map[string]fileStamp{"/src/a.css": {Size: 12, MTime: -1, SHA256: "ab"}}, w.fileStamp)
-	}))
+	f.Add(encodeIndex(rewriteMemoFormat, map[string]*scanRecord{"k": {Refs: []refNote{{Target: "a.css", URL: "./a.css", Kind: 2, At: 7}}, Targets: "t"}}, (*indexWriter).scanRecord))
+	f.Add(encodeIndex(fileIndexFormat, map[string]fileStamp{"/src/a.css": {Size: 12, MTime: -1, SHA256: "ab"}}, (*indexWriter).fileStamp))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var entries map[string]cacheEntry
-		if decodeIndex(data, entryIndexFormat, func(r *indexReader) { entries = readMap(r, r.cacheEntry) }) {
-			again := encodeIndex(entryIndexFormat, func(w *indexWriter) { writeMap(w, entries, w.cacheEntry) })
-			var back map[string]cacheEntry
-			if !decodeIndex(again, entryIndexFormat, func(r *indexReader) { back = readMap(r, r.cacheEntry) }) || !reflect.DeepEqual(back, entries) {
-				t.Fatalf("entry index %q: encoded again, it decodes to %v, not %v", data, back, entries)
-			}
-		}
-		var stamps map[string]fileStamp
-		if decodeIndex(data, fileIndexFormat, func(r *indexReader) { stamps = readMap(r, r.fileStamp) }) {
-			again := encodeIndex(fileIndexFormat, func(w *indexWriter) { writeMap(w, stamps, w.fileStamp) })
-			var back map[string]fileStamp
-			if !decodeIndex(again, fileIndexFormat, func(r *indexReader) { back = readMap(r, r.fileStamp) }) || !reflect.DeepEqual(back, stamps) {
-				t.Fatalf("file index %q: encoded again, it decodes to %v, not %v", data, back, stamps)
-			}
-		}
-		var memo map[string]*scanRecord
-		if decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { memo = readMap(r, r.scanRecord) }) {
-			again := encodeIndex(rewriteMemoFormat, func(w *indexWriter) { writeMap(w, memo, w.scanRecord) })
-			var back map[string]*scanRecord
-			if !decodeIndex(again, rewriteMemoFormat, func(r *indexReader) { back = readMap(r, r.scanRecord) }) || !reflect.DeepEqual(back, memo) {
-				t.Fatalf("rewrite memo %q: encoded again, it decodes to %v, not %v", data, back, memo)
-			}
-		}
+		reencodes(t, data, entryIndexFormat, (*indexReader).cacheEntry, (*indexWriter).cacheEntry)
+		reencodes(t, data, fileIndexFormat, (*indexReader).fileStamp, (*indexWriter).fileStamp)
+		reencodes(t, data, rewriteMemoFormat, (*indexReader).scanRecord, (*indexWriter).scanRecord)
 	})
+}
+
+// reencodes checks that data, when it decodes as an index of format,
+// encodes to bytes that decode to the same value.
+func reencodes[V any](t *testing.T, data []byte, format string, read func(*indexReader) V, write func(*indexWriter, V)) {
+	m, ok := decodeIndex(data, format, read)
+	if !ok {
+		return
+	}
+	back, ok := decodeIndex(encodeIndex(format, m, write), format, read)
+	if !ok || !reflect.DeepEqual(back, m) {
+		t.Fatalf("%q: encoded again, it decodes to %v, not %v", data, back, m)
+	}
 }
 
 // readFileIndex returns the stamps of a file index that a run wrote.
@@ -140,8 +126,8 @@ func readFileIndex(t *testing.T, file string) map[string]fileStamp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stamps map[string]fileStamp
-	if !decodeIndex(data, fileIndexFormat, func(r *indexReader) { stamps = readMap(r, r.fileStamp) }) {
+	stamps, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp)
+	if !ok {
 		t.Fatalf("%s is not a file index", file)
 	}
 	return stamps

@@ -135,8 +135,8 @@ func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	memoMu.Lock()
 	data, err := os.ReadFile(c.memoFile())
 	memoMu.Unlock()
-	if err != nil || !decodeIndex(data, rewriteMemoFormat, func(r *indexReader) { m.Records = readMap(r, r.scanRecord) }) {
-		m = &rewriteMemo{}
+	if err == nil {
+		m.Records, _ = decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord) // nil when damaged
 	}
 	if m.Records == nil {
 		m.Records = make(map[string]*scanRecord)
@@ -194,7 +194,7 @@ func (c *Cache) saveRewriteMemo(m *rewriteMemo, outs []*output) error {
 			}
 		}
 	}
-	data := encodeIndex(rewriteMemoFormat, func(w *indexWriter) { writeMap(w, m.used, w.scanRecord) })
+	data := encodeIndex(rewriteMemoFormat, m.used, (*indexWriter).scanRecord)
 	memoMu.Lock()
 	defer memoMu.Unlock()
 	return writeFileAtomic(c.memoFile(), data)
