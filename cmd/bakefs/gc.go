@@ -2,29 +2,56 @@ package main
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // defaultMemoryLimit is the least soft memory limit of a one-shot build
 // when the user sets neither GOGC nor GOMEMLIMIT.
 const defaultMemoryLimit = 192 << 20
 
+// The bounds of the soft limit over the live heap, and the share of the
+// CPU the collector may take before the limit rises toward the upper one.
+const (
+	maxHeapFactor  = 3.0
+	minHeapFactor  = 1.25
+	heapFactorStep = 1.5
+	gcCPUHigh      = 0.10 // above it the limit rises
+	gcCPULow       = 0.05 // below it the limit falls
+)
+
+// gcShareWindow is the least CPU time, in seconds, over which the
+// collector's share is measured: collections that follow each other
+// closely are counted together, since one of them alone says little.
+const gcShareWindow = 0.25
+
+// gcPollInterval is how often the tuner looks for a finished collection.
+const gcPollInterval = 5 * time.Millisecond
+
 // relaxGC sets the collector of a one-shot build to run only when memory
-// in use reaches a soft limit (GOGC=off with a GOMEMLIMIT), which is
-// defaultMemoryLimit or three times the live heap that the last
-// collection found, whichever is more. So a build of many small jobs stays
-// under defaultMemoryLimit and collects only when it reaches it (bundling
-// a thousand modules spends a fifth of its CPU in the collector at Go's
-// default pacing, BenchmarkBundleGC), and one whose live data is large (a
-// bundle of thousands of modules) collects at three times its live heap,
-// where Go's default, GOGC=100, collects at twice: three.js ×10 (7,600
-// modules) collects 3 times instead of 11 and bundles in 1.5× the
-// esbuild CLI's time instead of 1.9×, at a peak of 430 MB (the CLI, which
-// turns collection off, 510 MB). A limit that follows the live heap never
-// makes the collector run again and again to hold what it cannot hold.
+// in use reaches a soft limit (GOGC=off with a GOMEMLIMIT): the larger of
+// defaultMemoryLimit and the live heap the last collection found times a
+// factor between minHeapFactor and maxHeapFactor, which follows what the
+// collections cost, as a JVM sizes its heap for a GC time ratio. The
+// factor starts at maxHeapFactor; after each collection it rises when the
+// collector took more than gcCPUHigh of the CPU used since the one before,
+// and falls when it took less than gcCPULow (measured over at least
+// gcShareWindow).
+//
+// So a build of many small jobs stays under defaultMemoryLimit and
+// collects only when it reaches it (bundling a thousand modules spends a
+// fifth of its CPU in the collector at Go's default pacing,
+// BenchmarkBundleGC); one whose live data is large and allocated fast (a
+// bundle of thousands of modules: three.js ×10, 7,600 modules, spends
+// 6–32 % in each interval) collects at three times its live heap, where
+// Go's default, GOGC=100, collects at twice, as the esbuild CLI's speed
+// needs; and one whose live heap is large but mostly idle (the encoders'
+// pooled tables of a tree with photos: 150 MiB live, under 2 % of the CPU
+// in the collector) collects at 1.25 times it instead of holding three
+// times that much memory. A limit that follows the live heap never makes
+// the collector run again and again to hold what it cannot hold.
 //
 // GOGC or GOMEMLIMIT in the environment override all of this; the dev
 // server, which runs for hours, keeps Go's defaults. relaxGC may be called
@@ -34,26 +61,60 @@ func relaxGC() {
 		return
 	}
 	gcTuning.Do(func() {
-		t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+		t := newGCTuner()
 		debug.SetGCPercent(-1)
-		t.setLimit(softLimitFor(0))
-		t.arm()
+		t.setLimit(defaultMemoryLimit)
+		go t.follow()
 	})
 }
 
 var gcTuning sync.Once
 
-// softLimitFor returns the soft memory limit of a build whose last
-// collection found live bytes of live heap; see relaxGC.
-func softLimitFor(live int64) int64 {
-	return max(defaultMemoryLimit, 3*live)
+// softLimitFor returns the soft memory limit for live bytes of live heap
+// at factor; see relaxGC.
+func softLimitFor(live int64, factor float64) int64 {
+	return max(defaultMemoryLimit, int64(factor*float64(live)))
+}
+
+// nextHeapFactor returns the factor that follows factor after a
+// collection that took gcShare of the CPU used since the one before.
+func nextHeapFactor(factor, gcShare float64) float64 {
+	switch {
+	case gcShare > gcCPUHigh:
+		return min(maxHeapFactor, factor*heapFactorStep)
+	case gcShare < gcCPULow:
+		return max(minHeapFactor, factor/heapFactorStep)
+	}
+	return factor
 }
 
 // A gcTuner sets the soft memory limit after each collection, by the live
-// heap it found.
+// heap it found and the CPU the collections took.
 type gcTuner struct {
-	sample []metrics.Sample
-	limit  int64 // the limit set
+	sample  []metrics.Sample // in the order of the gcTuner* indexes
+	limit   int64            // the limit set
+	factor  float64
+	cycles  uint64  // collections seen
+	gcCPU   float64 // the collector's CPU seconds, its idle-time marking left out
+	userCPU float64
+}
+
+const (
+	gcTunerCycles = iota
+	gcTunerLive
+	gcTunerGCTotal
+	gcTunerGCIdle
+	gcTunerUser
+)
+
+func newGCTuner() *gcTuner {
+	return &gcTuner{factor: maxHeapFactor, sample: []metrics.Sample{
+		gcTunerCycles:  {Name: "/gc/cycles/total:gc-cycles"},
+		gcTunerLive:    {Name: "/gc/heap/live:bytes"},
+		gcTunerGCTotal: {Name: "/cpu/classes/gc/total:cpu-seconds"},
+		gcTunerGCIdle:  {Name: "/cpu/classes/gc/mark/idle:cpu-seconds"},
+		gcTunerUser:    {Name: "/cpu/classes/user:cpu-seconds"},
+	}}
 }
 
 func (t *gcTuner) setLimit(limit int64) {
@@ -63,18 +124,31 @@ func (t *gcTuner) setLimit(limit int64) {
 	}
 }
 
-// arm makes the end of the next collection call adjust: a cleanup runs
-// once the collector has found an object unreachable.
-func (t *gcTuner) arm() {
-	runtime.AddCleanup(new([64]byte), func(t *gcTuner) { t.adjust() }, t)
+// follow adjusts the limit within gcPollInterval of the end of each
+// collection, for the rest of the process. (A cleanup or finalizer would
+// run only once the sweeper reached its object, which in a busy build is
+// often after the next collection.)
+func (t *gcTuner) follow() {
+	for range time.Tick(gcPollInterval) {
+		metrics.Read(t.sample[:gcTunerCycles+1])
+		if t.sample[gcTunerCycles].Value.Uint64() != t.cycles {
+			t.adjust()
+		}
+	}
 }
 
 // adjust sets the limit for the live heap the last collection found, and
-// arms itself for the next one.
+// the factor for the collections since the factor last changed when they
+// span gcShareWindow of CPU time.
 func (t *gcTuner) adjust() {
 	metrics.Read(t.sample)
-	if t.sample[0].Value.Kind() == metrics.KindUint64 {
-		t.setLimit(softLimitFor(int64(t.sample[0].Value.Uint64())))
+	v := func(i int) metrics.Value { return t.sample[i].Value }
+	t.cycles = v(gcTunerCycles).Uint64()
+	gc := v(gcTunerGCTotal).Float64() - v(gcTunerGCIdle).Float64()
+	user := v(gcTunerUser).Float64()
+	if used := gc - t.gcCPU + user - t.userCPU; used >= gcShareWindow {
+		t.factor = nextHeapFactor(t.factor, (gc-t.gcCPU)/used)
+		t.gcCPU, t.userCPU = gc, user
 	}
-	t.arm()
+	t.setLimit(softLimitFor(int64(v(gcTunerLive).Uint64()), t.factor))
 }
