@@ -12,8 +12,9 @@ import (
 // when the user sets neither GOGC nor GOMEMLIMIT.
 const defaultMemoryLimit = 192 << 20
 
-// The bounds of the soft limit over the live heap, and the share of the
-// CPU the collector may take before the limit rises toward the upper one.
+// The bounds of the soft limit over the live heap, the step by which the
+// factor between them moves, and the collector's shares of the CPU above
+// which it rises and below which it falls.
 const (
 	maxHeapFactor  = 3.0
 	minHeapFactor  = 1.25
@@ -35,10 +36,10 @@ const gcPollInterval = 5 * time.Millisecond
 // defaultMemoryLimit and the live heap the last collection found times a
 // factor between minHeapFactor and maxHeapFactor, which follows what the
 // collections cost, as a JVM sizes its heap for a GC time ratio. The
-// factor starts at maxHeapFactor; after each collection it rises when the
-// collector took more than gcCPUHigh of the CPU used since the one before,
-// and falls when it took less than gcCPULow (measured over at least
-// gcShareWindow).
+// factor starts at maxHeapFactor; once the collections since it was last
+// weighed span gcShareWindow of CPU time, it rises when the collector took
+// more than gcCPUHigh of that CPU, and falls when it took less than
+// gcCPULow.
 //
 // So a build of many small jobs stays under defaultMemoryLimit and
 // collects only when it reaches it (bundling a thousand modules spends a
@@ -76,8 +77,8 @@ func softLimitFor(live int64, factor float64) int64 {
 	return max(defaultMemoryLimit, int64(factor*float64(live)))
 }
 
-// nextHeapFactor returns the factor that follows factor after a
-// collection that took gcShare of the CPU used since the one before.
+// nextHeapFactor returns the factor that follows factor after collections
+// that took gcShare of the CPU used over their window.
 func nextHeapFactor(factor, gcShare float64) float64 {
 	switch {
 	case gcShare > gcCPUHigh:
@@ -93,10 +94,10 @@ func nextHeapFactor(factor, gcShare float64) float64 {
 type gcTuner struct {
 	sample  []metrics.Sample // in the order of the gcTuner* indexes
 	limit   int64            // the limit set
-	factor  float64
-	cycles  uint64  // collections seen
-	gcCPU   float64 // the collector's CPU seconds, its idle-time marking left out
-	userCPU float64
+	factor  float64          // the limit over the live heap; see relaxGC
+	cycles  uint64           // collections seen
+	gcCPU   float64          // at the window's start: the collector's CPU seconds, its idle-time marking left out
+	userCPU float64          // at the window's start: the program's CPU seconds
 }
 
 const (
@@ -137,9 +138,8 @@ func (t *gcTuner) follow() {
 	}
 }
 
-// adjust sets the limit for the live heap the last collection found, and
-// the factor for the collections since the factor last changed when they
-// span gcShareWindow of CPU time.
+// adjust sets the limit for the live heap the last collection found, after
+// weighing the factor when the window has reached gcShareWindow.
 func (t *gcTuner) adjust() {
 	metrics.Read(t.sample)
 	v := func(i int) metrics.Value { return t.sample[i].Value }
