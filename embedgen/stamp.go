@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/bakefs/bakefs/internal/filehash"
 )
 
 // generatorVersion changes whenever Generate writes different bytes for the
@@ -34,36 +36,43 @@ func stamp(manifest []byte, o Options) string {
 // when there is none), as the marker records them.
 func generatedSums(goFile, table []byte) string {
 	g := sha256.Sum256(goFile)
-	t := "-"
+	t := noTable
 	if table != nil {
 		sum := sha256.Sum256(table)
 		t = hex.EncodeToString(sum[:])
 	}
-	return hex.EncodeToString(g[:]) + " " + t
+	return joinSums(hex.EncodeToString(g[:]), t)
 }
+
+// noTable stands for the table's SHA-256 when there is no table.
+const noTable = "-"
+
+// joinSums is the marker's form of the two hex sums.
+func joinSums(goFile, table string) string { return goFile + " " + table }
 
 // stampedUpToDate reports whether dir already holds the package for the
 // inputs of stamp, without making the package again: its marker records
 // that stamp, which fixes every byte the generator would write, the Go
-// file and table are still the bytes the marker records the SHA-256 of,
-// and every file the marker lists is there. This is how a build with
-// nothing changed finds the package current; when it does not hold,
-// upToDate compares what the generator makes now.
+// file and table are still the bytes the marker records the SHA-256 of
+// (hashed as they are read, not held: the table of a large tree is
+// hundreds of kilobytes), and every file the marker lists is there. This
+// is how a build with nothing changed finds the package current; when it
+// does not hold, upToDate compares what the generator makes now.
 func stampedUpToDate(dir, stamp string, owned ownedDir) bool {
 	if !owned.exists || owned.stamp != stamp || owned.generated == "" || len(owned.present) != owned.listed+1 {
 		return false
 	}
-	goFile, err := os.ReadFile(filepath.Join(dir, GoFile))
+	goSum, err := filehash.SHA256Hex(filepath.Join(dir, GoFile))
 	if err != nil {
 		return false
 	}
-	var table []byte
+	tableSum := noTable
 	if owned.present[TableFile] {
-		if table, err = os.ReadFile(filepath.Join(dir, TableFile)); err != nil {
+		if tableSum, err = filehash.SHA256Hex(filepath.Join(dir, TableFile)); err != nil {
 			return false
 		}
 	}
-	return generatedSums(goFile, table) == owned.generated
+	return joinSums(goSum, tableSum) == owned.generated
 }
 
 // upToDate reports whether dir already holds the package: the generated

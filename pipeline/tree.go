@@ -7,6 +7,7 @@ import (
 	"fmt"
 	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/internal/dirswap"
+	"github.com/bakefs/bakefs/internal/statat"
 	"io"
 	"io/fs"
 	"os"
@@ -81,6 +82,12 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 // the same, and also refuses to replace a tree that holds files its
 // manifest does not list.
 func CheckTree(dir string) error {
+	// A manifest that is a regular file is all this asks; readTree would
+	// read all of it (a megabyte for a tree of a thousand files), which
+	// PrepareTree does anyway.
+	if fi, err := os.Stat(filepath.Join(dir, bakefs.ManifestName)); err == nil && fi.Mode().IsRegular() {
+		return nil
+	}
 	_, err := readTree(dir)
 	return err
 }
@@ -253,11 +260,14 @@ func readTree(dir string) (*tree, error) {
 // every second name (see staticNames) as a regular file. A check is one
 // stat per file, most of a no-change build's time, so the entries are
 // shared among as many goroutines as there are processors, and the first
-// file found missing stops them all. The second names, hard links to the
+// file found missing stops them all; each stat resolves the file's name
+// in its open directory (statat). The second names, hard links to the
 // files whose size is checked, are found in one listing of each directory
 // that holds them instead, which halves the stats of a hashed tree.
 func treeComplete(dir string, m *bakefs.Manifest) bool {
 	workers := max(1, min(len(m.Files), runtime.GOMAXPROCS(0)))
+	tree := statat.New(dir)
+	defer tree.Close()
 	var missing atomic.Bool
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -268,7 +278,7 @@ func treeComplete(dir string, m *bakefs.Manifest) bool {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(m.Files) && !missing.Load(); i += workers {
-				if !entryComplete(dir, &m.Files[i]) {
+				if !entryComplete(tree, &m.Files[i]) {
 					missing.Store(true)
 				}
 			}
@@ -278,12 +288,12 @@ func treeComplete(dir string, m *bakefs.Manifest) bool {
 	return !missing.Load()
 }
 
-// entryComplete reports whether dir has the file of e, its variants and
+// entryComplete reports whether tree has the file of e, its variants and
 // its deltas, with their sizes.
-func entryComplete(dir string, e *bakefs.Entry) bool {
+func entryComplete(tree *statat.Tree, e *bakefs.Entry) bool {
 	ok := func(name string, size int64) bool {
-		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
-		return err == nil && fi.Mode().IsRegular() && fi.Size() == size
+		got, regular := tree.RegularSize(name)
+		return regular && got == size
 	}
 	if !ok(e.Path, e.Size) {
 		return false

@@ -10,11 +10,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/bakefs/bakefs/internal/filehash"
 )
 
 // ByteMakers are the module paths whose code produces output bytes. Their
@@ -101,7 +102,7 @@ func Identity(sum func(file string) (string, error)) (string, error) {
 }
 
 // executableID names the running executable: "buildid <id>", or
-// "executable <sha256>" through sum (fileSum when nil).
+// "executable <sha256>" through sum (filehash.SHA256Hex when nil).
 func executableID(sum func(file string) (string, error)) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -111,7 +112,7 @@ func executableID(sum func(file string) (string, error)) (string, error) {
 		return "buildid " + id, nil
 	}
 	if sum == nil {
-		sum = fileSum
+		sum = filehash.SHA256Hex
 	}
 	s, err := sum(exe)
 	if err != nil {
@@ -134,20 +135,6 @@ func identityOf(info Info, exe func() (string, error)) (string, error) {
 			return "", err
 		}
 		fmt.Fprintf(h, "%s\n", id)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// fileSum returns the hex SHA-256 of a file.
-func fileSum(file string) (string, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/bakefs/bakefs/internal/filehash"
 )
 
 // TestIdentityChanges: every part of the build information, and the
@@ -112,7 +114,7 @@ func BenchmarkIdentity(b *testing.B) {
 		for b.Loop() {
 			if _, err := identityOf(Read(), func() (string, error) {
 				exe, _ := os.Executable()
-				return fileSum(exe)
+				return filehash.SHA256Hex(exe)
 			}); err != nil {
 				b.Fatal(err)
 			}
