@@ -1,14 +1,12 @@
 package embedgen
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/bakefs/bakefs/internal/filehash"
+	"github.com/bakefs/bakefs/internal/streamfile"
 )
 
 // generatorVersion changes whenever Generate writes different bytes for the
@@ -62,13 +60,13 @@ func stampedUpToDate(dir, stamp string, owned ownedDir) bool {
 	if !owned.exists || owned.stamp != stamp || owned.generated == "" || len(owned.present) != owned.listed+1 {
 		return false
 	}
-	goSum, err := filehash.SHA256Hex(filepath.Join(dir, GoFile))
+	goSum, err := streamfile.SHA256Hex(filepath.Join(dir, GoFile))
 	if err != nil {
 		return false
 	}
 	tableSum := noTable
 	if owned.present[TableFile] {
-		if tableSum, err = filehash.SHA256Hex(filepath.Join(dir, TableFile)); err != nil {
+		if tableSum, err = streamfile.SHA256Hex(filepath.Join(dir, TableFile)); err != nil {
 			return false
 		}
 	}
@@ -86,8 +84,8 @@ func stampedUpToDate(dir, stamp string, owned ownedDir) bool {
 // make and editors nothing to reload).
 func upToDate(dir string, gen generatedFiles, files []treeFile, present map[string]bool) bool {
 	same := func(name string, want []byte) bool {
-		got, err := os.ReadFile(filepath.Join(dir, name))
-		return err == nil && bytes.Equal(got, want)
+		ok, err := streamfile.Equal(filepath.Join(dir, name), want)
+		return err == nil && ok
 	}
 	if !same(MarkerFile, gen.marker) || !same(GoFile, gen.goFile) || !same(TestFile, gen.test) {
 		return false

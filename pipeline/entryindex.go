@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"os"
-	"sync"
-)
+import "sync"
 
 // An entryIndex holds, in one file per project, the cache entries that
 // the project's last run used, so that a run with nothing changed reads
@@ -30,7 +27,7 @@ const entryIndexFormat = cacheFormat + " entry index 2\n"
 func (x *entryIndex) load() {
 	x.once.Do(func() {
 		x.loaded = make(map[string]cacheEntry)
-		data, err := os.ReadFile(x.file)
+		data, err := readIndexFile(x.file)
 		if err == nil {
 			if m, ok := decodeIndex(data, entryIndexFormat, (*indexReader).cacheEntry); ok && m != nil {
 				x.loaded = m // a damaged index is only slower

@@ -46,7 +46,7 @@ func (x *fileIndex) load() {
 	x.loaded = true
 	x.entries = make(map[string]fileStamp)
 	x.used = make(map[string]bool)
-	if data, err := os.ReadFile(x.file); err == nil {
+	if data, err := readIndexFile(x.file); err == nil {
 		if m, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp); ok && m != nil {
 			x.entries = m // a damaged index is only slower
 		}

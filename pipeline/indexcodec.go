@@ -3,7 +3,10 @@ package pipeline
 import (
 	"encoding/binary"
 	"errors"
+	"io"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/bakefs/bakefs/pipeline/refs"
 	"github.com/bakefs/bakefs/transform"
@@ -19,8 +22,8 @@ import (
 // (0 for nil), then its elements; the map's keys are in order, so that the
 // same index gives the same bytes. The decoder reads varints from a string
 // (as binary.Uvarint does from bytes) and takes every string as a slice of
-// one copy of the file, so that decoding allocates per list, not per
-// string.
+// the file, read once into a string (readIndexFile), so that decoding
+// allocates per list, not per string.
 
 // errIndexDamaged is what a reader of a damaged index file reports.
 var errIndexDamaged = errors.New("damaged index file")
@@ -169,15 +172,33 @@ func encodeIndex[V any](format string, m map[string]V, write func(*indexWriter, 
 	return w.b
 }
 
+// readIndexFile returns the bytes of an index file as a string, read into
+// it directly: the strings decodeIndex returns are slices of it, and a
+// read into bytes then copied would touch twice the memory.
+func readIndexFile(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil {
+		b.Grow(int(fi.Size()))
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
 // decodeIndex reads from data, which must start with the format line, the
 // map that encodeIndex wrote, each value with read. ok reports whether all
 // of data was read without damage; m is nil when it is not.
-func decodeIndex[V any](data []byte, format string, read func(*indexReader) V) (m map[string]V, ok bool) {
-	s := string(data)
-	if len(s) < len(format) || s[:len(format)] != format {
+func decodeIndex[V any](data, format string, read func(*indexReader) V) (m map[string]V, ok bool) {
+	if !strings.HasPrefix(data, format) {
 		return nil, false
 	}
-	r := &indexReader{s: s[len(format):]}
+	r := &indexReader{s: data[len(format):]}
 	if n := r.count(); n >= 0 {
 		m = make(map[string]V, n)
 		for range n {

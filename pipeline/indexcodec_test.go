@@ -1,9 +1,14 @@
 package pipeline
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/quick"
 
@@ -19,7 +24,7 @@ func TestIndexCodecRoundTrip(t *testing.T) {
 	cfg := &quick.Config{MaxCount: 300, Rand: rand.New(rand.NewSource(1))}
 	entries := func(m map[string]cacheEntry) bool {
 		data := encodeIndex(entryIndexFormat, m, (*indexWriter).cacheEntry)
-		got, ok := decodeIndex(data, entryIndexFormat, (*indexReader).cacheEntry)
+		got, ok := decodeIndex(string(data), entryIndexFormat, (*indexReader).cacheEntry)
 		again := encodeIndex(entryIndexFormat, m, (*indexWriter).cacheEntry)
 		return ok && reflect.DeepEqual(got, m) && string(again) == string(data)
 	}
@@ -28,7 +33,7 @@ func TestIndexCodecRoundTrip(t *testing.T) {
 	}
 	memos := func(m map[string]*scanRecord) bool {
 		data := encodeIndex(rewriteMemoFormat, m, (*indexWriter).scanRecord)
-		got, ok := decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord)
+		got, ok := decodeIndex(string(data), rewriteMemoFormat, (*indexReader).scanRecord)
 		return ok && reflect.DeepEqual(got, m)
 	}
 	if err := quick.Check(memos, cfg); err != nil {
@@ -36,7 +41,7 @@ func TestIndexCodecRoundTrip(t *testing.T) {
 	}
 	stamps := func(m map[string]fileStamp) bool {
 		data := encodeIndex(fileIndexFormat, m, (*indexWriter).fileStamp)
-		got, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp)
+		got, ok := decodeIndex(string(data), fileIndexFormat, (*indexReader).fileStamp)
 		return ok && reflect.DeepEqual(got, m)
 	}
 	if err := quick.Check(stamps, cfg); err != nil {
@@ -51,7 +56,7 @@ func TestIndexCodecDamage(t *testing.T) {
 	rnd := rand.New(rand.NewSource(2))
 	data := sampleEntryIndex()
 	decode := func(b []byte) bool {
-		_, ok := decodeIndex(b, entryIndexFormat, (*indexReader).cacheEntry)
+		_, ok := decodeIndex(string(b), entryIndexFormat, (*indexReader).cacheEntry)
 		return ok
 	}
 	if !decode(data) {
@@ -67,7 +72,7 @@ func TestIndexCodecDamage(t *testing.T) {
 		b[len(entryIndexFormat)+rnd.Intn(len(b)-len(entryIndexFormat))] ^= byte(1 + rnd.Intn(255))
 		decode(b) // may decode (a changed byte of a string), must not panic
 	}
-	if _, ok := decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord); ok {
+	if _, ok := decodeIndex(string(data), rewriteMemoFormat, (*indexReader).scanRecord); ok {
 		t.Error("an entry index decodes as a rewrite memo")
 	}
 }
@@ -109,11 +114,11 @@ func FuzzIndexDecode(f *testing.F) {
 // reencodes checks that data, when it decodes as an index of format,
 // encodes to bytes that decode to the same value.
 func reencodes[V any](t *testing.T, data []byte, format string, read func(*indexReader) V, write func(*indexWriter, V)) {
-	m, ok := decodeIndex(data, format, read)
+	m, ok := decodeIndex(string(data), format, read)
 	if !ok {
 		return
 	}
-	back, ok := decodeIndex(encodeIndex(format, m, write), format, read)
+	back, ok := decodeIndex(string(encodeIndex(format, m, write)), format, read)
 	if !ok || !reflect.DeepEqual(back, m) {
 		t.Fatalf("%q: encoded again, it decodes to %v, not %v", data, back, m)
 	}
@@ -122,7 +127,7 @@ func reencodes[V any](t *testing.T, data []byte, format string, read func(*index
 // readFileIndex returns the stamps of a file index that a run wrote.
 func readFileIndex(t *testing.T, file string) map[string]fileStamp {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	data, err := readIndexFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,4 +136,29 @@ func readFileIndex(t *testing.T, file string) map[string]fileStamp {
 		t.Fatalf("%s is not a file index", file)
 	}
 	return stamps
+}
+
+// TestReadIndexFile: the file's bytes, all of them past the 32 KiB of one
+// read, and the open's error for a missing file.
+func TestReadIndexFile(t *testing.T) {
+	dir := t.TempDir()
+	m := make(map[string]fileStamp)
+	for i := range 2000 {
+		m[fmt.Sprintf("/src/file-%04d.css", i)] = fileStamp{Size: int64(i), MTime: int64(i) << 20, SHA256: strings.Repeat("ab", 32)}
+	}
+	data := encodeIndex(fileIndexFormat, m, (*indexWriter).fileStamp)
+	file := filepath.Join(dir, "p.files")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readIndexFile(file)
+	if err != nil || got != string(data) {
+		t.Fatalf("readIndexFile: %d bytes, %v; want the %d written", len(got), err, len(data))
+	}
+	if back, ok := decodeIndex(got, fileIndexFormat, (*indexReader).fileStamp); !ok || !reflect.DeepEqual(back, m) {
+		t.Errorf("decoded: ok %v, %d stamps; want the %d written", ok, len(back), len(m))
+	}
+	if _, err := readIndexFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want ErrNotExist", err)
+	}
 }

@@ -133,7 +133,7 @@ var memoMu sync.Mutex // serialises the memo's file of one process
 func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	m := &rewriteMemo{}
 	memoMu.Lock()
-	data, err := os.ReadFile(c.memoFile())
+	data, err := readIndexFile(c.memoFile())
 	memoMu.Unlock()
 	if err == nil {
 		m.Records, _ = decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord) // nil when damaged

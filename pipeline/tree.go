@@ -1,13 +1,13 @@
 package pipeline
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	bakefs "github.com/bakefs/bakefs/fs"
 	"github.com/bakefs/bakefs/internal/dirswap"
 	"github.com/bakefs/bakefs/internal/statat"
+	"github.com/bakefs/bakefs/internal/streamfile"
 	"io"
 	"io/fs"
 	"os"
@@ -54,13 +54,15 @@ func (r *Result) PrepareTree(dir string) (*TreeUpdate, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The manifest is compared as it is read, since a tree that is
+	// current, the common case, needs no more of it.
+	if same, _ := streamfile.Equal(filepath.Join(dir, bakefs.ManifestName), manifest); same && treeComplete(dir, r.Manifest) {
+		swap, err := dirswap.Unchanged(dir)
+		return &TreeUpdate{swap: swap, manifest: manifest}, err
+	}
 	old, err := readTree(dir)
 	if err != nil {
 		return nil, err
-	}
-	if old != nil && bytes.Equal(old.raw, manifest) && treeComplete(dir, r.Manifest) {
-		swap, err := dirswap.Unchanged(dir)
-		return &TreeUpdate{swap: swap, manifest: manifest}, err
 	}
 	if old != nil {
 		if err := old.checkOwned(dir); err != nil {

@@ -15,7 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/bakefs/bakefs/internal/filehash"
+	"github.com/bakefs/bakefs/internal/streamfile"
 )
 
 // ByteMakers are the module paths whose code produces output bytes. Their
@@ -102,7 +102,7 @@ func Identity(sum func(file string) (string, error)) (string, error) {
 }
 
 // executableID names the running executable: "buildid <id>", or
-// "executable <sha256>" through sum (filehash.SHA256Hex when nil).
+// "executable <sha256>" through sum (streamfile.SHA256Hex when nil).
 func executableID(sum func(file string) (string, error)) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -112,7 +112,7 @@ func executableID(sum func(file string) (string, error)) (string, error) {
 		return "buildid " + id, nil
 	}
 	if sum == nil {
-		sum = filehash.SHA256Hex
+		sum = streamfile.SHA256Hex
 	}
 	s, err := sum(exe)
 	if err != nil {

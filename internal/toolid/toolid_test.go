@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bakefs/bakefs/internal/filehash"
+	"github.com/bakefs/bakefs/internal/streamfile"
 )
 
 // TestIdentityChanges: every part of the build information, and the
@@ -114,7 +114,7 @@ func BenchmarkIdentity(b *testing.B) {
 		for b.Loop() {
 			if _, err := identityOf(Read(), func() (string, error) {
 				exe, _ := os.Executable()
-				return filehash.SHA256Hex(exe)
+				return streamfile.SHA256Hex(exe)
 			}); err != nil {
 				b.Fatal(err)
 			}
