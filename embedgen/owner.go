@@ -1,7 +1,6 @@
 package embedgen
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/bakefs/bakefs/internal/streamfile"
 )
 
 // MarkerFile is the file, at the root of a package directory, in which
@@ -155,18 +156,20 @@ type markerFile struct {
 // readMarker reads a marker file. A file that does not start with
 // markerHeader is not a marker, and is an error.
 func readMarker(file string) (markerFile, error) {
-	data, err := os.ReadFile(file)
+	text, err := streamfile.ReadString(file)
 	if err != nil {
 		return markerFile{}, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	if !sc.Scan() || sc.Text() != markerHeader {
+	// The lines are slices of text: the names of a large package (a few
+	// thousand) are kept without a string each.
+	line, rest, _ := strings.Cut(text, "\n")
+	if strings.TrimSuffix(line, "\r") != markerHeader {
 		return markerFile{}, &iofs.PathError{Op: "replace", Path: file, Err: fmt.Errorf("%w (not a marker written by bakefs)", ErrForeignDir)}
 	}
-	m := markerFile{names: make(map[string]bool)}
-	for sc.Scan() {
-		line := sc.Text()
+	m := markerFile{names: make(map[string]bool, strings.Count(rest, "\n")+1)}
+	for rest != "" {
+		line, rest, _ = strings.Cut(rest, "\n")
+		line = strings.TrimSuffix(line, "\r")
 		switch {
 		case strings.HasPrefix(line, stampPrefix):
 			m.stamp = line[len(stampPrefix):]
@@ -176,5 +179,5 @@ func readMarker(file string) (markerFile, error) {
 			m.names[line] = true
 		}
 	}
-	return m, sc.Err()
+	return m, nil
 }

@@ -1,6 +1,10 @@
 package pipeline
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/bakefs/bakefs/internal/streamfile"
+)
 
 // An entryIndex holds, in one file per project, the cache entries that
 // the project's last run used, so that a run with nothing changed reads
@@ -27,7 +31,7 @@ const entryIndexFormat = cacheFormat + " entry index 2\n"
 func (x *entryIndex) load() {
 	x.once.Do(func() {
 		x.loaded = make(map[string]cacheEntry)
-		data, err := readIndexFile(x.file)
+		data, err := streamfile.ReadString(x.file)
 		if err == nil {
 			if m, ok := decodeIndex(data, entryIndexFormat, (*indexReader).cacheEntry); ok && m != nil {
 				x.loaded = m // a damaged index is only slower
@@ -47,10 +51,11 @@ func (x *entryIndex) lookup(key string) (cacheEntry, bool) {
 
 // use records that this run used (or stored) e under key.
 func (x *entryIndex) use(key string, e cacheEntry) {
+	x.load()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.used == nil {
-		x.used = make(map[string]cacheEntry)
+		x.used = make(map[string]cacheEntry, len(x.loaded)) // a run uses about what the last one did
 	}
 	x.used[key] = e
 }

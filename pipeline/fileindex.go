@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bakefs/bakefs/internal/streamfile"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -45,12 +46,12 @@ func (x *fileIndex) load() {
 	}
 	x.loaded = true
 	x.entries = make(map[string]fileStamp)
-	x.used = make(map[string]bool)
-	if data, err := readIndexFile(x.file); err == nil {
+	if data, err := streamfile.ReadString(x.file); err == nil {
 		if m, ok := decodeIndex(data, fileIndexFormat, (*indexReader).fileStamp); ok && m != nil {
 			x.entries = m // a damaged index is only slower
 		}
 	}
+	x.used = make(map[string]bool, len(x.entries)) // a run uses about what the last one did
 }
 
 // sum returns the SHA-256 of file, refusing anything that is not a regular

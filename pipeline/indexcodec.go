@@ -3,8 +3,6 @@ package pipeline
 import (
 	"encoding/binary"
 	"errors"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -22,7 +20,7 @@ import (
 // (0 for nil), then its elements; the map's keys are in order, so that the
 // same index gives the same bytes. The decoder reads varints from a string
 // (as binary.Uvarint does from bytes) and takes every string as a slice of
-// the file, read once into a string (readIndexFile), so that decoding
+// the file, read once into a string (streamfile.ReadString), so that decoding
 // allocates per list, not per string.
 
 // errIndexDamaged is what a reader of a damaged index file reports.
@@ -170,25 +168,6 @@ func encodeIndex[V any](format string, m map[string]V, write func(*indexWriter, 
 		write(w, m[k])
 	}
 	return w.b
-}
-
-// readIndexFile returns the bytes of an index file as a string, read into
-// it directly: the strings decodeIndex returns are slices of it, and a
-// read into bytes then copied would touch twice the memory.
-func readIndexFile(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var b strings.Builder
-	if fi, err := f.Stat(); err == nil {
-		b.Grow(int(fi.Size()))
-	}
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // decodeIndex reads from data, which must start with the format line, the

@@ -1,17 +1,12 @@
 package pipeline
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"testing/quick"
 
+	"github.com/bakefs/bakefs/internal/streamfile"
 	"github.com/bakefs/bakefs/transform"
 )
 
@@ -127,7 +122,7 @@ func reencodes[V any](t *testing.T, data []byte, format string, read func(*index
 // readFileIndex returns the stamps of a file index that a run wrote.
 func readFileIndex(t *testing.T, file string) map[string]fileStamp {
 	t.Helper()
-	data, err := readIndexFile(file)
+	data, err := streamfile.ReadString(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,29 +131,4 @@ func readFileIndex(t *testing.T, file string) map[string]fileStamp {
 		t.Fatalf("%s is not a file index", file)
 	}
 	return stamps
-}
-
-// TestReadIndexFile: the file's bytes, all of them past the 32 KiB of one
-// read, and the open's error for a missing file.
-func TestReadIndexFile(t *testing.T) {
-	dir := t.TempDir()
-	m := make(map[string]fileStamp)
-	for i := range 2000 {
-		m[fmt.Sprintf("/src/file-%04d.css", i)] = fileStamp{Size: int64(i), MTime: int64(i) << 20, SHA256: strings.Repeat("ab", 32)}
-	}
-	data := encodeIndex(fileIndexFormat, m, (*indexWriter).fileStamp)
-	file := filepath.Join(dir, "p.files")
-	if err := os.WriteFile(file, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, err := readIndexFile(file)
-	if err != nil || got != string(data) {
-		t.Fatalf("readIndexFile: %d bytes, %v; want the %d written", len(got), err, len(data))
-	}
-	if back, ok := decodeIndex(got, fileIndexFormat, (*indexReader).fileStamp); !ok || !reflect.DeepEqual(back, m) {
-		t.Errorf("decoded: ok %v, %d stamps; want the %d written", ok, len(back), len(m))
-	}
-	if _, err := readIndexFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing file: %v, want ErrNotExist", err)
-	}
 }

@@ -76,8 +76,11 @@ func outputFromCache(co cacheOutput, key string) *output {
 		Width: co.Width, Height: co.Height, Hashed: co.Hashed, Fingerprinted: co.Fingerprinted, blob: co.Blob, key: key,
 		warnings: co.Warnings, ModuleGraph: co.ModuleGraph,
 	}
-	for _, e := range co.Encodings {
-		o.encodings = append(o.encodings, encodedOutput{name: e.Name, blob: e.Blob, key: key})
+	if len(co.Encodings) > 0 {
+		o.encodings = make([]encodedOutput, len(co.Encodings))
+		for i, e := range co.Encodings {
+			o.encodings[i] = encodedOutput{name: e.Name, blob: e.Blob, key: key}
+		}
 	}
 	return o
 }

@@ -571,6 +571,9 @@ func buildManifest(outs []*output, kept []*keptFile) (*bakefs.Manifest, error) {
 		if o.Hashed {
 			e.Hashed = bakefs.HashedName(o.Path, o.blob.SHA256)
 		}
+		if len(o.encodings) > 0 {
+			e.Encodings = make([]bakefs.Encoding, 0, len(o.encodings))
+		}
 		for _, enc := range o.encodings {
 			suffix, ok := bakefs.EncodingSuffix(enc.name)
 			if !ok {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/bakefs/bakefs/internal/streamfile"
 	"github.com/bakefs/bakefs/pipeline/refs"
 )
 
@@ -133,7 +134,7 @@ var memoMu sync.Mutex // serialises the memo's file of one process
 func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	m := &rewriteMemo{}
 	memoMu.Lock()
-	data, err := readIndexFile(c.memoFile())
+	data, err := streamfile.ReadString(c.memoFile())
 	memoMu.Unlock()
 	if err == nil {
 		m.Records, _ = decodeIndex(data, rewriteMemoFormat, (*indexReader).scanRecord) // nil when damaged
@@ -141,7 +142,7 @@ func (c *Cache) loadRewriteMemo() *rewriteMemo {
 	if m.Records == nil {
 		m.Records = make(map[string]*scanRecord)
 	}
-	m.used = make(map[string]*scanRecord)
+	m.used = make(map[string]*scanRecord, len(m.Records)) // a run uses about what the last one did
 	return m
 }
 

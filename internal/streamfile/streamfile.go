@@ -1,7 +1,9 @@
-// Package streamfile looks at a file's bytes as they are read, without
-// holding them: their SHA-256, or whether they are given bytes. A build
-// with nothing changed checks files of hundreds of kilobytes this way,
-// where reading each into memory first was most of the memory it touched.
+// Package streamfile reads files touching as little memory as it can: it
+// hashes a file's bytes or compares them with given bytes as they are
+// read, without holding them, and reads a file that is to be kept as text
+// straight into a string. A build with nothing changed reads files of
+// hundreds of kilobytes this way, where reading each into memory first
+// (and copying it into a string) was most of the memory it touched.
 package streamfile
 
 import (
@@ -10,6 +12,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"strings"
 )
 
 // SHA256Hex returns the hex SHA-256 of the file's bytes.
@@ -55,4 +58,23 @@ func Equal(name string, want []byte) (bool, error) {
 			return false, err
 		}
 	}
+}
+
+// ReadString returns the file's bytes as a string, read into it directly:
+// what os.ReadFile then a conversion would do with one copy of the bytes
+// instead of two. Strings sliced from it share its memory.
+func ReadString(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		b.Grow(int(fi.Size()))
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

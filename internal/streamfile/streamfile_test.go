@@ -66,3 +66,19 @@ func TestEqual(t *testing.T) {
 		t.Error("a directory equals nothing")
 	}
 }
+
+func TestReadString(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{"", "one line\n", strings.Repeat("0123456789abcdef", 5000)} {
+		file := writeFile(t, dir, "f", body)
+		if got, err := ReadString(file); got != body || err != nil {
+			t.Errorf("ReadString of %d bytes: %d bytes, %v", len(body), len(got), err)
+		}
+	}
+	if _, err := ReadString(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want ErrNotExist", err)
+	}
+	if _, err := ReadString(dir); err == nil {
+		t.Error("a directory read without an error")
+	}
+}
