@@ -253,10 +253,13 @@ func newBundleStep(o BundleOptions) (transform.Step, error) {
 		}
 	}
 	// A trial transform checks define values and the global name, which
-	// esbuild checks only when it runs.
-	trial := api.TransformOptions{Define: o.Define, GlobalName: o.GlobalName, Format: s.opts.Format, Target: target}
-	if r := api.Transform("", trial); len(r.Errors) > 0 {
-		return nil, esOptionsError(r.Errors)
+	// esbuild checks only when it runs; without either there is nothing
+	// to check, and a trial costs a few hundred kilobytes.
+	if len(o.Define) > 0 || o.GlobalName != "" {
+		trial := api.TransformOptions{Define: o.Define, GlobalName: o.GlobalName, Format: s.opts.Format, Target: target}
+		if r := api.Transform("", trial); len(r.Errors) > 0 {
+			return nil, esOptionsError(r.Errors)
+		}
 	}
 	return s, nil
 }
