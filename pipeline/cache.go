@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -236,10 +237,35 @@ type blobRef struct {
 // cacheKey returns the key of a job whose input bytes hash to inputSum,
 // run by the code that tool identifies.
 func cacheKey(tool string, job *Job, profile transform.Profile, inputSum string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\ntool %s\nprofile %s\npath %q\nsource %q\nsize %dx%d\nsha256 %s\n%s",
-		cacheFormat, tool, profile, job.Path, job.source(), job.Width, job.Height, inputSum, job.Chain.Key())
-	return hex.EncodeToString(h.Sum(nil))
+	// Written without fmt, as finishKey is: a no-change build computes one
+	// per job. The bytes are those of
+	// "%s\ntool %s\nprofile %s\npath %q\nsource %q\nsize %dx%d\nsha256 %s\n%s"
+	// (TestCacheKeyBytes).
+	b := appendKeyStart(make([]byte, 0, 512), cacheFormat, tool, profile, job.Path)
+	b = append(b, "\nsource "...)
+	b = strconv.AppendQuote(b, job.source())
+	b = append(b, "\nsize "...)
+	b = strconv.AppendInt(b, int64(job.Width), 10)
+	b = append(b, 'x')
+	b = strconv.AppendInt(b, int64(job.Height), 10)
+	b = append(b, "\nsha256 "...)
+	b = append(b, inputSum...)
+	b = append(b, '\n')
+	b = job.Chain.AppendKey(b)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// appendKeyStart appends the lines a cache key starts with: its kind, the
+// tool, the profile and the output's path, quoted.
+func appendKeyStart(b []byte, kind, tool string, profile transform.Profile, path string) []byte {
+	b = append(b, kind...)
+	b = append(b, "\ntool "...)
+	b = append(b, tool...)
+	b = append(b, "\nprofile "...)
+	b = append(b, profile...)
+	b = append(b, "\npath "...)
+	return strconv.AppendQuote(b, path)
 }
 
 func (c *Cache) entryFile(key string) string {

@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +43,30 @@ func TestCacheKeyCoversEverything(t *testing.T) {
 	} {
 		if key == ref {
 			t.Errorf("a change of %s keeps the key", name)
+		}
+	}
+}
+
+// TestCacheKeyBytes: cacheKey, written without fmt, hashes the bytes its
+// format names, so that the keys of earlier versions still hit; quoted
+// paths with spaces, quotes and non-ASCII runes included.
+func TestCacheKeyBytes(t *testing.T) {
+	chain, err := transform.ParseChain([]string{"test-upper:suffix=.x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, job := range []*Job{
+		{Path: "a.txt", Chain: chain},
+		{Path: "img/phöto \"1\".txt", Source: "src/日本.ts", Width: 960, Height: 640, Chain: chain},
+		{Path: "tab\there.txt"},
+	} {
+		for _, profile := range []transform.Profile{transform.Release, transform.Dev} {
+			h := sha256.New()
+			fmt.Fprintf(h, "%s\ntool %s\nprofile %s\npath %q\nsource %q\nsize %dx%d\nsha256 %s\n%s",
+				cacheFormat, "tool1", profile, job.Path, job.source(), job.Width, job.Height, "sum1", job.Chain.Key())
+			if want, got := hex.EncodeToString(h.Sum(nil)), cacheKey("tool1", job, profile, "sum1"); got != want {
+				t.Errorf("%q, %s: key %s, want %s", job.Path, profile, got, want)
+			}
 		}
 	}
 }

@@ -161,13 +161,7 @@ func (p *Pipeline) finishOne(ctx context.Context, o *output, chain transform.Cha
 // steps and the profile, and the code that makes the bytes.
 func finishKey(tool string, o *output, chain transform.Chain, profile transform.Profile) string {
 	// Written without fmt: a no-change build computes one per output.
-	b := make([]byte, 0, 512)
-	b = append(b, cacheFormat+" finish\ntool "...)
-	b = append(b, tool...)
-	b = append(b, "\nprofile "...)
-	b = append(b, profile...)
-	b = append(b, "\npath "...)
-	b = strconv.AppendQuote(b, o.Path)
+	b := appendKeyStart(make([]byte, 0, 512), cacheFormat+" finish", tool, profile, o.Path)
 	b = append(b, "\ntype "...)
 	b = strconv.AppendQuote(b, o.Type)
 	b = append(b, "\nsize "...)
@@ -184,7 +178,7 @@ func finishKey(tool string, o *output, chain transform.Chain, profile transform.
 		b = append(b, e.blob.SHA256...)
 		b = append(b, '\n')
 	}
-	b = append(b, chain.Key()...)
+	b = chain.AppendKey(b)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -63,17 +63,20 @@ func (c Chain) Split() (content, finishing Chain) {
 
 // Key returns the part of a cache key that identifies the chain: each
 // step's name, version and canonical options.
-func (c Chain) Key() string {
-	var b strings.Builder
+func (c Chain) Key() string { return string(c.AppendKey(nil)) }
+
+// AppendKey appends Key's bytes to b, for a caller that builds a longer
+// key once per output.
+func (c Chain) AppendKey(b []byte) []byte {
 	for _, s := range c {
-		b.WriteString(s.Name)
-		b.WriteByte('@')
-		b.WriteString(s.Version)
-		b.WriteByte(' ')
-		b.WriteString(s.Canonical)
-		b.WriteByte('\n')
+		b = append(b, s.Name...)
+		b = append(b, '@')
+		b = append(b, s.Version...)
+		b = append(b, ' ')
+		b = append(b, s.Canonical...)
+		b = append(b, '\n')
 	}
-	return b.String()
+	return b
 }
 
 // String returns the chain in the step language, steps joined by " | ".
