@@ -268,8 +268,6 @@ func readTree(dir string) (*tree, error) {
 // that holds them instead, which halves the stats of a hashed tree.
 func treeComplete(dir string, m *bakefs.Manifest) bool {
 	workers := max(1, min(len(m.Files), runtime.GOMAXPROCS(0)))
-	tree := statat.New(dir)
-	defer tree.Close()
 	var missing atomic.Bool
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -279,6 +277,8 @@ func treeComplete(dir string, m *bakefs.Manifest) bool {
 	})
 	for w := range workers {
 		wg.Go(func() {
+			tree := statat.New(dir) // the entries are in path order: each directory is opened about once per goroutine
+			defer tree.Close()
 			for i := w; i < len(m.Files) && !missing.Load(); i += workers {
 				if !entryComplete(tree, &m.Files[i]) {
 					missing.Store(true)

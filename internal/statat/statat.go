@@ -1,29 +1,28 @@
 // Package statat stats many files of one directory tree, as a check that
-// the tree holds what a manifest lists: through an open handle on each
+// the tree holds what a manifest lists: through an open handle on the
 // file's directory where the system has openat, so that the kernel
 // resolves one path component per file instead of the whole path, and a
 // stat allocates no FileInfo.
 package statat
 
-import (
-	"path"
-	"sync"
-)
+import "path"
 
 // A Tree stats files by their slash-separated names under a root
-// directory. It is safe for concurrent use; Close releases the handles.
+// directory. It keeps one directory open, that of the last file stat'ed,
+// so that names in path order open each directory about once and a tree
+// of any number of directories holds one descriptor. A Tree is not safe
+// for concurrent use: give each goroutine its own. Close releases the
+// handle.
 type Tree struct {
 	root string
-
-	mu   sync.RWMutex
-	dirs map[string]dirHandle // a directory of the tree ("." for the root) -> its handle
+	dir  string    // the directory of the tree that h is open on ("." for the root)
+	h    dirHandle // valid when open is true
+	open bool
 }
 
 // New returns a Tree of the directory root. Nothing is opened until a
 // file is stat'ed.
-func New(root string) *Tree {
-	return &Tree{root: root, dirs: make(map[string]dirHandle)}
-}
+func New(root string) *Tree { return &Tree{root: root} }
 
 // RegularSize returns the size of the file name, and whether it is a
 // regular file (following symbolic links, as os.Stat does). A file that
@@ -31,26 +30,17 @@ func New(root string) *Tree {
 func (t *Tree) RegularSize(name string) (size int64, regular bool) {
 	d, base := path.Split(name)
 	dir := path.Clean(d) // "." for a name without a directory
-	t.mu.RLock()
-	h, ok := t.dirs[dir]
-	t.mu.RUnlock()
-	if !ok {
-		t.mu.Lock()
-		if h, ok = t.dirs[dir]; !ok {
-			h = openDir(t.root, dir)
-			t.dirs[dir] = h
-		}
-		t.mu.Unlock()
+	if !t.open || dir != t.dir {
+		t.Close()
+		t.dir, t.h, t.open = dir, openDir(t.root, dir), true
 	}
-	return h.regularSize(t.root, dir, base)
+	return t.h.regularSize(t.root, dir, base)
 }
 
-// Close releases the directory handles.
+// Close releases the directory handle; the Tree may be used again.
 func (t *Tree) Close() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for dir, h := range t.dirs {
-		h.close()
-		delete(t.dirs, dir)
+	if t.open {
+		t.h.close()
+		t.open = false
 	}
 }

@@ -84,7 +84,29 @@ func TestSeesChanges(t *testing.T) {
 	}
 }
 
-func TestConcurrent(t *testing.T) {
+// TestDirectoriesInTurn: names that go back to a directory left before
+// are stat'ed there again.
+func TestDirectoriesInTurn(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a", "1"), "1")
+	write(t, filepath.Join(root, "a", "b", "2"), "22")
+	write(t, filepath.Join(root, "a", "3"), "333")
+	write(t, filepath.Join(root, "4"), "4444")
+	tree := New(root)
+	defer tree.Close()
+	for _, c := range []struct {
+		name string
+		size int64
+	}{{"a/1", 1}, {"a/b/2", 2}, {"a/3", 3}, {"4", 4}, {"a/1", 1}} {
+		if size, ok := tree.RegularSize(c.name); !ok || size != c.size {
+			t.Errorf("%s: %d, %v; want %d, true", c.name, size, ok, c.size)
+		}
+	}
+}
+
+// TestOneTreePerGoroutine: Trees of one root used at once, one per
+// goroutine, each see every file.
+func TestOneTreePerGoroutine(t *testing.T) {
 	root := t.TempDir()
 	const dirs, files = 8, 20
 	for d := range dirs {
@@ -92,13 +114,13 @@ func TestConcurrent(t *testing.T) {
 			write(t, filepath.Join(root, fmt.Sprint(d), fmt.Sprint(f)), fmt.Sprint(d*files+f))
 		}
 	}
-	tree := New(root)
-	defer tree.Close()
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
+			tree := New(root)
+			defer tree.Close()
 			for i := range dirs * files {
-				d, f := (i+w)%dirs, i%files
+				d, f := (i/files+w)%dirs, i%files
 				want := int64(len(fmt.Sprint(d*files + f)))
 				if size, ok := tree.RegularSize(fmt.Sprintf("%d/%d", d, f)); !ok || size != want {
 					t.Errorf("%d/%d: %d, %v; want %d, true", d, f, size, ok, want)
