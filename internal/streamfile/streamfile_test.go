@@ -1,6 +1,7 @@
 package streamfile
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -81,4 +82,27 @@ func TestReadString(t *testing.T) {
 	if _, err := ReadString(dir); err == nil {
 		t.Error("a directory read without an error")
 	}
+}
+
+// FuzzEqual holds Equal to bytes.Equal of the file's bytes and want, for
+// files of any length around the chunk size.
+func FuzzEqual(f *testing.F) {
+	long := strings.Repeat("0123456789abcdef", chunk/16)
+	f.Add([]byte(""), []byte(""))
+	f.Add([]byte("abc"), []byte("abd"))
+	f.Add([]byte(long), []byte(long))
+	f.Add([]byte(long+"x"), []byte(long))
+	f.Add([]byte(long), []byte(long+"x"))
+	f.Add([]byte(long+long[:100]), []byte(long+long[:99]+"!"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, body, want []byte) {
+		file := filepath.Join(dir, "f")
+		if err := os.WriteFile(file, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Equal(file, want)
+		if err != nil || got != bytes.Equal(body, want) {
+			t.Fatalf("Equal(%d bytes, %d bytes) = %v, %v; want %v", len(body), len(want), got, err, bytes.Equal(body, want))
+		}
+	})
 }
