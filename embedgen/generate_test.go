@@ -463,6 +463,22 @@ func TestErrors(t *testing.T) {
 			is: ErrForeignDir, op: "replace", path: filepath.FromSlash("/assets/_data/js/extra.js"),
 		},
 		{
+			// Of several foreign files, the error names the first in
+			// lexical order, depth first, whatever order the file system
+			// lists them in.
+			name: "files added to a generated directory",
+			setup: func(t *testing.T, tree, dir string) Options {
+				if err := Generate(Options{Tree: tree, Dir: dir}); err != nil {
+					t.Fatal(err)
+				}
+				for _, name := range []string{"zz.txt", "_data/x.txt", "_data/js/extra.js", "_data/js/z.js", "a.txt"} {
+					put(t, dir, name, []byte("x"))
+				}
+				return Options{}
+			},
+			is: ErrForeignDir, op: "replace", path: filepath.FromSlash("/assets/_data/js/extra.js"),
+		},
+		{
 			name: "directory added to a generated directory",
 			setup: func(t *testing.T, tree, dir string) Options {
 				if err := Generate(Options{Tree: tree, Dir: dir}); err != nil {

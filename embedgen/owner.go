@@ -106,25 +106,42 @@ func checkOwned(dir string) (ownedDir, error) {
 			dirs[d] = true
 		}
 	}
-	err = checkListed(dir, ".", dirs, listed, present, foreign)
+	// The listings are taken in the file system's order, which needs no
+	// sort; only when something foreign is found (or a listing fails) are
+	// they taken again in lexical order, so that the error is the one
+	// filepath.WalkDir would meet first.
+	err = checkListed(dir, ".", dirs, listed, present, nil)
+	if err != nil {
+		clear(present)
+		err = checkListed(dir, ".", dirs, listed, present, foreign)
+	}
 	owned.present = present
 	return owned, err
 }
 
+// errForeignFound is what checkListed returns, without a foreign function,
+// for the first entry that is not the package's.
+var errForeignFound = errors.New("a file the marker does not list")
+
 // checkListed checks the directory rel of dir ("." for dir itself) and,
-// depth first, its subdirectories, in lexical order as filepath.WalkDir
-// would, listing each directory once and stat'ing nothing: every regular
-// file listed (or the marker) is recorded in present; the first other
-// entry is refused by foreign. dirs holds the directories that listed
-// names imply.
+// depth first, its subdirectories, listing each directory once and
+// stat'ing nothing: every regular file listed (or the marker) is recorded
+// in present; any other entry stops it. With foreign, the directories are
+// read in lexical order, as filepath.WalkDir would, and the first other
+// entry is refused by foreign; without, in the order the file system
+// gives, and the first other entry met returns errForeignFound. dirs
+// holds the directories that listed names imply.
 func checkListed(dir, rel string, dirs, listed, present map[string]bool, foreign func(file, why string) error) error {
 	full := filepath.Join(dir, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(full)
+	entries, err := readDir(full, foreign != nil)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		name := path.Join(rel, e.Name())
+		name := e.Name() // entries have no slashes: no path.Join needed
+		if rel != "." {
+			name = rel + "/" + name
+		}
 		var why string
 		switch t := e.Type(); {
 		case t.IsDir() && dirs[name]:
@@ -142,9 +159,25 @@ func checkListed(dir, rel string, dirs, listed, present map[string]bool, foreign
 		default:
 			why = "not a regular file"
 		}
+		if foreign == nil {
+			return errForeignFound
+		}
 		return foreign(filepath.Join(full, e.Name()), why)
 	}
 	return nil
+}
+
+// readDir lists the directory, sorted by name when sorted is set.
+func readDir(name string, sorted bool) ([]os.DirEntry, error) {
+	if sorted {
+		return os.ReadDir(name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // A markerFile is what a marker file says.
