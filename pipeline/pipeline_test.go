@@ -291,6 +291,40 @@ func TestPipelineInputErrors(t *testing.T) {
 	}
 }
 
+// TestWriteTreeRepairsEditedFile: a file of the tree edited in place (a
+// hard link of it appended to, a variant emptied) makes the next
+// WriteTree write the tree again, with the bytes of the result, not the
+// edited file's.
+func TestWriteTreeRepairsEditedFile(t *testing.T) {
+	root := writeSources(t, sampleSources)
+	out := filepath.Join(t.TempDir(), "out")
+	res, err := (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "test-upper", "test-mark"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.WriteTree(out); err != nil {
+		t.Fatal(err)
+	}
+	want := readTreeFiles(t, out)
+	f, err := os.OpenFile(filepath.Join(out, "dir", "b.txt"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("edited\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.WriteFile(filepath.Join(out, "dir", "b.txt.gz"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := res.WriteTree(out); err != nil || !changed {
+		t.Fatalf("WriteTree over the edited tree = %v, %v; want a change", changed, err)
+	}
+	if got := readTreeFiles(t, out); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the tree written again holds\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestWriteTreeRefusesForeignDir(t *testing.T) {
 	root := writeSources(t, sampleSources)
 	res, err := (&Pipeline{Root: root}).Run(context.Background(), jobsFor(t, root, "test-upper"))

@@ -99,7 +99,7 @@ func (k *keptFile) place(tmp, dir string, old *tree) error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		if old != nil && old.sum(f.name) == f.sha256 && os.Link(filepath.Join(dir, filepath.FromSlash(f.name)), dst) == nil {
+		if old != nil && old.sum(f.name) == f.sha256 && linkIntact(filepath.Join(dir, filepath.FromSlash(f.name)), dst, f.size) {
 			continue
 		}
 		data, err := readReleaseFile(k.dir, f.from, f.size, f.sha256)

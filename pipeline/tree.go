@@ -163,10 +163,8 @@ func (r *Result) place(tmp, dir string, old *tree, key, name string, ref blobRef
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	if old != nil && old.sum(name) == ref.SHA256 {
-		if os.Link(filepath.Join(dir, filepath.FromSlash(name)), dst) == nil {
-			return nil
-		}
+	if old != nil && old.sum(name) == ref.SHA256 && linkIntact(filepath.Join(dir, filepath.FromSlash(name)), dst, ref.Size) {
+		return nil
 	}
 	data, err := fetchEntry(data, ref, r.cache, key)
 	if err != nil {
@@ -184,6 +182,16 @@ type tree struct {
 
 	once sync.Once
 	sums map[string]string // file in the tree -> SHA-256
+}
+
+// linkIntact hard-links from, a file of the tree before, to to, and
+// reports whether it did: only when from is still a regular file of the
+// size its manifest lists, the check a tree that is current passes
+// (entryComplete), so that a file edited in the tree, which made the tree
+// be written again, is not carried into the new one.
+func linkIntact(from, to string, size int64) bool {
+	fi, err := os.Lstat(from)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == size && os.Link(from, to) == nil
 }
 
 // sum returns the SHA-256 the old manifest lists for a file of the tree
