@@ -51,7 +51,7 @@ func (x *entryIndex) lookup(key string) (cacheEntry, bool) {
 
 // use records that this run used (or stored) e under key.
 func (x *entryIndex) use(key string, e cacheEntry) {
-	x.load()
+	x.load() // the size of x.used below reads x.loaded, which load sets
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.used == nil {

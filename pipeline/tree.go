@@ -185,10 +185,11 @@ type tree struct {
 }
 
 // linkIntact hard-links from, a file of the tree before, to to, and
-// reports whether it did: only when from is still a regular file of the
-// size its manifest lists, the check a tree that is current passes
-// (entryComplete), so that a file edited in the tree, which made the tree
-// be written again, is not carried into the new one.
+// reports whether it did: only when from is still a regular file (itself,
+// not through a symbolic link) of the size its manifest lists, the size
+// check a current tree passes (entryComplete), so that a file edited in
+// the tree, which made the tree be written again, is not carried into the
+// new one.
 func linkIntact(from, to string, size int64) bool {
 	fi, err := os.Lstat(from)
 	return err == nil && fi.Mode().IsRegular() && fi.Size() == size && os.Link(from, to) == nil

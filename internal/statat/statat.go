@@ -15,9 +15,8 @@ import "path"
 // handle.
 type Tree struct {
 	root string
-	dir  string    // the directory of the tree that h is open on ("." for the root)
-	h    dirHandle // valid when open is true
-	open bool
+	dir  string // the directory of the tree that h is open on ("." for the root), "" when none is
+	h    dirHandle
 }
 
 // New returns a Tree of the directory root. Nothing is opened until a
@@ -30,17 +29,17 @@ func New(root string) *Tree { return &Tree{root: root} }
 func (t *Tree) RegularSize(name string) (size int64, regular bool) {
 	d, base := path.Split(name)
 	dir := path.Clean(d) // "." for a name without a directory
-	if !t.open || dir != t.dir {
+	if dir != t.dir {
 		t.Close()
-		t.dir, t.h, t.open = dir, openDir(t.root, dir), true
+		t.dir, t.h = dir, openDir(t.root, dir)
 	}
-	return t.h.regularSize(t.root, dir, base)
+	return t.h.regularSize(base)
 }
 
 // Close releases the directory handle; the Tree may be used again.
 func (t *Tree) Close() {
-	if t.open {
+	if t.dir != "" {
 		t.h.close()
-		t.open = false
+		t.dir = ""
 	}
 }

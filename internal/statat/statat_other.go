@@ -7,16 +7,18 @@ import (
 	"path/filepath"
 )
 
-// A dirHandle stands for an open directory where the system has openat;
-// here every stat resolves the whole path.
-type dirHandle struct{}
+// A dirHandle is the path of a directory where the system has no openat:
+// every stat resolves the whole path.
+type dirHandle string
 
-func openDir(_, _ string) dirHandle { return dirHandle{} }
+// openDir returns the path of the directory dir of the tree at root.
+func openDir(root, dir string) dirHandle {
+	return dirHandle(filepath.Join(root, filepath.FromSlash(dir)))
+}
 
-// regularSize stats the file base of the directory dir of the tree at
-// root with os.Stat.
-func (dirHandle) regularSize(root, dir, base string) (int64, bool) {
-	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), base))
+// regularSize stats base in the directory h with os.Stat.
+func (h dirHandle) regularSize(base string) (int64, bool) {
+	fi, err := os.Stat(filepath.Join(string(h), base))
 	if err != nil {
 		return 0, false
 	}

@@ -23,7 +23,7 @@ func openDir(root, dir string) dirHandle {
 }
 
 // regularSize stats base in the directory h with fstatat.
-func (h dirHandle) regularSize(_, _, base string) (int64, bool) {
+func (h dirHandle) regularSize(base string) (int64, bool) {
 	if h < 0 {
 		return 0, false
 	}
