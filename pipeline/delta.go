@@ -119,6 +119,7 @@ func (p *Pipeline) delta(ctx context.Context, enc transform.DeltaEncoder, o *out
 			return &deltaOutput{dictionary: k.entry.SHA256, blob: e.Outputs[0].Blob, key: key}, nil
 		}
 	}
+	p.startWork()
 	started := time.Now()
 	data, err := p.load(ctx, o)
 	if err != nil {

@@ -133,7 +133,7 @@ func (p *Pipeline) finishOne(ctx context.Context, o *output, chain transform.Cha
 		a.SetEncoding(transform.Encoding{Name: o.encodings[i].name, Data: enc})
 	}
 	started := time.Now()
-	out, err := chain.Run(transform.NewContext(ctx, p.Root, profile), []*transform.Asset{a})
+	out, err := chain.Run(p.stepContext(ctx, profile), []*transform.Asset{a})
 	if err != nil {
 		return err
 	}

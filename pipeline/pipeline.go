@@ -68,6 +68,15 @@ type Pipeline struct {
 	Previous *Release
 	// Releases is how many releases back files are kept; 0 means 1.
 	Releases int
+	// BeforeWork, when set, is called once per Run, before the first
+	// step that no cache answered runs (a chain, a finishing step, a
+	// delta): a one-shot build readies its memory there for the
+	// allocations of real work, which a build that the caches answer
+	// whole does not make. It is called on that step's goroutine, while
+	// other jobs go on.
+	BeforeWork func()
+
+	beforeWork func() // BeforeWork, once per Run; see Run
 }
 
 // Progress reports how far a run has come.
@@ -114,6 +123,10 @@ type Result struct {
 // chains that were running have stopped.
 func (p *Pipeline) Run(ctx context.Context, jobs []*Job) (*Result, error) {
 	start := time.Now()
+	p.beforeWork = nil
+	if p.BeforeWork != nil {
+		p.beforeWork = sync.OnceFunc(p.BeforeWork)
+	}
 	jobs = joinJobs(jobs)
 	if p.Cache != nil {
 		p.Cache.bind(p.Root)
@@ -496,7 +509,7 @@ func (p *Pipeline) keep(key string, started time.Time, deps, dirs []string, outs
 // runChain runs a job's chain on its input bytes, and a joined job's
 // further inputs (inputs, in the order of job.Inputs).
 func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, inputs [][]byte, limit int64) ([]*output, *transform.Context, error) {
-	sctx := transform.NewContext(ctx, p.Root, p.profile())
+	sctx := p.stepContext(ctx, p.profile())
 	sctx.Resolve = func(logical string) string {
 		if logical == job.Path || logical == job.source() {
 			return job.File
@@ -538,6 +551,20 @@ func (p *Pipeline) runChain(ctx context.Context, job *Job, data []byte, inputs [
 		outs[i].Hashed = (outs[i].Hashed || hashes(finishing)) && !outs[i].Fingerprinted
 	}
 	return outs, sctx, nil
+}
+
+// stepContext is the Context of steps about to run; see startWork.
+func (p *Pipeline) stepContext(ctx context.Context, profile transform.Profile) *transform.Context {
+	p.startWork()
+	return transform.NewContext(ctx, p.Root, profile)
+}
+
+// startWork is called before steps that no cache answered run: the first
+// call of a Run calls BeforeWork.
+func (p *Pipeline) startWork() {
+	if p.beforeWork != nil {
+		p.beforeWork()
+	}
 }
 
 // checkUnique reports two outputs (sorted by path) with one path.

@@ -48,6 +48,12 @@ Other reasons: steps changed, profile changed, input added or removed,
 cached: the file changed too close to that build for its time to show a
 second change), "cache entry evicted" (pruned, or removed), "not in the
 remote cache". A build with nothing changed prints none.
+
+Memory: a build collects garbage only when the memory in use reaches a soft
+limit that follows the live heap (192 MiB at least; GOGC or GOMEMLIMIT in
+the environment set Go's own instead), and on Linux, where the kernel gives
+transparent huge pages only to memory that asks for them, its heap asks
+(GODEBUG=disablethp=1 turns that off). The same holds for bakefs transform.
 ` + remoteManual + `
 Example bakefs.toml:
 
@@ -92,6 +98,7 @@ func runBuild(env *environment, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("build: unexpected argument %q", fs.Arg(0))
 	}
+	reserveHugeHeap()
 	p, err := project.Load(*file)
 	if err != nil {
 		return err

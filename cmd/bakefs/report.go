@@ -29,6 +29,7 @@ func runPipeline(ctx context.Context, env *environment, p *pipeline.Pipeline, jo
 
 func runPipelineOnce(ctx context.Context, env *environment, p *pipeline.Pipeline, jobs []*pipeline.Job, out string) (*pipeline.Result, *pipeline.TreeUpdate, error) {
 	relaxGC()
+	p.BeforeWork = reserveWorkHeap
 	if env.interactive {
 		p.Progress = progressPrinter(env)
 	}

@@ -79,6 +79,7 @@ func runTransform(env *environment, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
+	reserveHugeHeap()
 	if *out == "" {
 		return usageError("transform: --out is required")
 	}
