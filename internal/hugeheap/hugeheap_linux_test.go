@@ -60,6 +60,26 @@ func TestThpDisabledByGODEBUG(t *testing.T) {
 	}
 }
 
+func TestBoundedSpan(t *testing.T) {
+	const gib = 1 << 30
+	for _, c := range []struct {
+		size       int
+		ram        uint64
+		overcommit string
+		want       int
+	}{
+		{gib, 24 * gib, "0\n", gib},
+		{gib, 24 * gib, "1\n", gib},
+		{gib, 24 * gib, "2\n", 0},
+		{gib, 1 * gib, "0\n", gib / 2},
+		{64 << 20, 512 << 20, "", 64 << 20},
+	} {
+		if got := boundedSpan(c.size, c.ram, c.overcommit); got != c.want {
+			t.Errorf("boundedSpan(%d, %d, %q) = %d, want %d", c.size, c.ram, c.overcommit, got, c.want)
+		}
+	}
+}
+
 // mapping is one mapping of /proc/self/smaps: its range and whether its
 // VmFlags hold hg (MADV_HUGEPAGE).
 type mapping struct {
