@@ -28,6 +28,7 @@ func checkBuild(ctx context.Context, env *environment, p *project.Project, jobs 
 	cleanTree := filepath.Join(tmp, "tree")
 	clean := p.Pipeline()
 	clean.Cache = nil
+	clean.BeforeWork = reserveWorkHeap
 	res, err := clean.Run(ctx, jobs)
 	if err != nil {
 		return err

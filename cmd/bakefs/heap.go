@@ -24,5 +24,6 @@ const (
 // for hours, leaves its heap to the runtime.
 func reserveHugeHeap() { hugeheap.Reserve(startHeapSpan) }
 
-// reserveWorkHeap is the pipeline's BeforeWork of a one-shot build.
+// reserveWorkHeap is the pipeline's BeforeWork of a one-shot build (and
+// of build --check's clean build).
 func reserveWorkHeap() { hugeheap.Reserve(workHeapSpan) }
