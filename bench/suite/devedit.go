@@ -47,7 +47,8 @@ func devedit(s *suite) {
 		_, err = fmt.Fprintf(f, "<p>%s</p>\n", mark)
 		s.check(f.Close())
 		s.check(err)
-		if !waitFor(time.Minute, func() bool { b, err := s.body(url); return err == nil && strings.Contains(b, mark) }) {
+		// Polled every millisecond: the time measured is the wait.
+		if !pollFor(time.Minute, time.Millisecond, func() bool { b, err := s.body(url); return err == nil && strings.Contains(b, mark) }) {
 			s.fail("edit %d never served:\n%s", i, tail(s.readFile(logPath), 20))
 		}
 		times = append(times, time.Since(t0).Milliseconds())
@@ -71,7 +72,7 @@ func devedit(s *suite) {
 		}
 		builds = append(builds, int64(v))
 	}
-	s.outf("Edit → new bytes served, %d edits (append a paragraph to %s, poll with curl): %s ms; median **%d ms**. The server's rebuilds, from its log: %s ms.",
+	s.outf("Edit → new bytes served, %d edits (append a paragraph to %s, the page fetched every millisecond until it has it): %s ms; median **%d ms**. The server's rebuilds, from its log: %s ms.",
 		s.rounds, page, timesText, median, joinInts(builds))
 	s.out("")
 	s.goal("7. bakefs dev, one HTML edit → new bytes served (goal ≤ 100 ms)", fmt.Sprintf("median %d ms (%s ms)", median, timesText), met(median <= 100))

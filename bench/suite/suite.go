@@ -222,7 +222,13 @@ func (s *suite) stopServers() {
 // waitFor calls ready every 100 ms until it returns true or timeout has
 // passed; it reports whether ready returned true.
 func waitFor(timeout time.Duration, ready func() bool) bool {
-	for deadline := time.Now().Add(timeout); ; time.Sleep(100 * time.Millisecond) {
+	return pollFor(timeout, 100*time.Millisecond, ready)
+}
+
+// pollFor is waitFor calling ready every interval: where the wait itself
+// is measured, the interval bounds how finely.
+func pollFor(timeout, interval time.Duration, ready func() bool) bool {
+	for deadline := time.Now().Add(timeout); ; time.Sleep(interval) {
 		if ready() {
 			return true
 		}
