@@ -19,7 +19,7 @@ const (
 // for transparent huge pages before it reads anything, where the kernel
 // gives them only on request. On this project's Linux machines a
 // no-change build of a 1,200-file tree then takes about 1,300 page faults
-// instead of 3,400, and a bundle of three.js ×10 about 5,000 instead of
+// instead of 3,400, and a bundle of three.js ×10 about 6,000 instead of
 // 111,000. GODEBUG=disablethp=1 turns it off; the dev server, which runs
 // for hours, leaves its heap to the runtime.
 func reserveHugeHeap() { hugeheap.Reserve(startHeapSpan) }
